@@ -1,0 +1,310 @@
+"""The state protocol every game implements, and the values shared by engine and referee.
+
+A game is split in two, as in OpenSpiel:
+
+* :class:`Game` holds the fixed facts of a game (its name, who moves first, its board size and
+  options) and is a factory for positions.
+* :class:`Position` is one position in play. It keeps its own move stack so that every move can
+  be taken back, knows when the game is over (:class:`Outcome`) and converts moves to and from
+  their one canonical text.
+
+Games implement only the rule-specific hooks (``_generate``, ``_apply``, ``_revert``,
+``_judge``, ``move_text``, ``parse_move``, ``key``, ``diagram``); :meth:`Position.play` and
+:meth:`Position.undo` do the bookkeeping (history, turn, repetition counts, outcome) once for all.
+Moves are whatever small immutable value suits a game's move generator (an ``int`` for most):
+outside the game they travel as canonical text.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar, Hashable, Mapping
+
+BLACK, WHITE = 0, 1
+COLOUR_NAMES = ("black", "white")
+
+
+class Termination(str, enum.Enum):
+    """Why a game ended; the referee's ``termination`` field (SPEC 3.2)."""
+
+    NORMAL = "normal"
+    RESIGN = "resign"
+    REPETITION = "repetition"
+    NO_PROGRESS = "no_progress"
+    MOVE_LIMIT = "move_limit"
+    ILLEGAL_MOVE = "illegal_move"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    PROTOCOL_ERROR = "protocol_error"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winner (``None`` for a draw), the kind of end and a one-line reason."""
+
+    winner: int | None
+    termination: Termination
+    reason: str
+
+    @property
+    def result(self) -> str:
+        """The result in GTP ``final_score`` form: ``B+``, ``W+`` or ``0``."""
+        if self.winner is None:
+            return "0"
+        return "B+" if self.winner == BLACK else "W+"
+
+
+class GameError(ValueError):
+    """Base of the errors a game raises for bad input; the message is one line for the user."""
+
+
+class MoveSyntaxError(GameError):
+    """The text is not a move in this game's notation."""
+
+
+class IllegalMoveError(GameError):
+    """The text is a well-formed move, but not legal in this position."""
+
+
+class UnknownGameError(GameError):
+    """No registered game has this name or alias."""
+
+
+class OptionError(GameError):
+    """An unknown game option or a value the option does not take."""
+
+
+class SizeError(GameError):
+    """A board size the game does not accept (GTP: ``unacceptable size``)."""
+
+
+def parse_colour(text: str, aliases: Mapping[str, int] | None = None) -> int:
+    """Read a colour: ``black``/``b``/``white``/``w`` in any case, or one of a game's aliases.
+
+    >>> parse_colour("W")
+    1
+    """
+    word = text.lower()
+    if word in ("b", "black"):
+        return BLACK
+    if word in ("w", "white"):
+        return WHITE
+    if aliases and word in aliases:
+        return aliases[word]
+    expected = "black or white" + "".join(f" or {alias}" for alias in (aliases or {}))
+    raise GameError(f"unknown colour {text!r} (expected {expected})")
+
+
+class Game(ABC):
+    """The fixed facts of a game with its options and board size; a factory for positions.
+
+    Subclasses set the class-level metadata below and implement :meth:`initial_position`.
+    ``may_not_end`` marks a game whose rules let it run forever (the referee's move limit
+    ends it).
+    ``options`` maps each option name to its allowed values, the default first; an option whose
+    values cannot be listed (a layout string, say) maps to an empty tuple and the game checks it
+    in :meth:`check_option`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    colour_aliases: ClassVar[Mapping[str, int]] = {}
+    first_player: ClassVar[int] = BLACK
+    default_size: ClassVar[tuple[int, int] | None] = None
+    size_limits: ClassVar[tuple[int, int, int, int] | None] = None
+    options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    option_defaults: ClassVar[Mapping[str, str]] = {}
+    may_not_end: ClassVar[bool] = False
+
+    def __init__(self, options: Mapping[str, str] | None = None,
+                 size: tuple[int, int] | None = None) -> None:
+        self.settings: dict[str, str] = {
+            key: (values[0] if values else self.option_defaults[key])
+            for key, values in self.options.items()}
+        for key, value in (options or {}).items():
+            key = key.lower()
+            if key not in self.options:
+                known = ", ".join(self.options) or "none"
+                raise OptionError(f"unknown option {key!r} for {self.name} (options: {known})")
+            self.settings[key] = self.check_option(key, value)
+        if size is None:
+            size = self.default_size
+        elif self.size_limits is None:
+            raise SizeError(f"{self.name} is played on a fixed board")
+        else:
+            min_cols, max_cols, min_rows, max_rows = self.size_limits
+            cols, rows = size
+            if not (min_cols <= cols <= max_cols and min_rows <= rows <= max_rows):
+                raise SizeError(
+                    f"{cols}x{rows} is outside {self.name}'s range: "
+                    f"{min_cols}-{max_cols} columns by {min_rows}-{max_rows} rows")
+        self.cols, self.rows = size if size else (0, 0)
+
+    def check_option(self, key: str, value: str) -> str:
+        """Return the normalised value of option ``key``, or raise :class:`OptionError`."""
+        allowed = self.options[key]
+        if value.lower() in allowed:
+            return value.lower()
+        raise OptionError(f"bad value {value!r} for option {key!r} (expected {'|'.join(allowed)})")
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """The board's columns and rows, or ``None`` for a game without a rectangular board."""
+        return (self.cols, self.rows) if self.default_size else None
+
+    def parse_colour(self, text: str) -> int:
+        """Read a colour name for this game, accepting its aliases."""
+        return parse_colour(text, self.colour_aliases)
+
+    @abstractmethod
+    def initial_position(self) -> Position:
+        """The position the game starts from, with these options and this size."""
+
+    def __repr__(self) -> str:
+        settings = "".join(f" {key}={value}" for key, value in self.settings.items())
+        size = f" {self.cols}x{self.rows}" if self.size else ""
+        return f"<{type(self).__name__}{size}{settings}>"
+
+
+class Position(ABC):
+    """A position in play, with its move stack.
+
+    The public surface is what the protocol, the referee and the search use: ``to_move``,
+    ``outcome``, :meth:`legal_moves`, :meth:`play`, :meth:`undo`, :meth:`move_text`,
+    :meth:`parse_move`, :meth:`key`, :meth:`diagram`, :meth:`copy`.
+
+    ``tracks_positions`` makes :meth:`play` count how often each :meth:`key` has occurred, for
+    games whose rules end on repetition; ``_judge`` reads the count with :meth:`occurrences`.
+    ``has_evaluation`` says that :meth:`evaluate` is worth an alpha-beta search;
+    ``typical_plies`` (the length of a typical game) lets the clock plan ahead.
+    """
+
+    tracks_positions: ClassVar[bool] = False
+    has_evaluation: ClassVar[bool] = False
+    typical_plies: ClassVar[int] = 80
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.to_move = game.first_player
+        self.outcome: Outcome | None = None
+        self.history: list[tuple[object, object, Outcome | None]] = []
+        self._seen: dict[Hashable, int] = {}
+
+    def _start(self) -> None:
+        """Finish construction once the board is set: count the start position, judge it."""
+        if self.tracks_positions:
+            self._seen[self.key()] = 1
+        self.outcome = self._judge(None)
+
+    # --- the rule-specific part, implemented by each game ------------------------------------
+
+    @abstractmethod
+    def _generate(self) -> list:
+        """Every legal move for the side to move, in any order (the game is not over)."""
+
+    @abstractmethod
+    def _apply(self, move) -> object:
+        """Change the board by ``move`` of ``self.to_move``; return what :meth:`_revert` needs."""
+
+    @abstractmethod
+    def _revert(self, move, undo) -> None:
+        """Take ``move`` of ``self.to_move`` back, given what :meth:`_apply` returned."""
+
+    @abstractmethod
+    def _judge(self, move) -> Outcome | None:
+        """The outcome right after ``move`` (``None`` at the start), or ``None`` to go on."""
+
+    @abstractmethod
+    def move_text(self, move) -> str:
+        """The canonical text of a legal ``move`` in this position (before it is played)."""
+
+    @abstractmethod
+    def parse_move(self, text: str):
+        """The legal move written as ``text``, read leniently.
+
+        Raises :class:`MoveSyntaxError` for text that is not a move at all, and
+        :class:`IllegalMoveError` for a well-formed move that is not legal here.
+        """
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A hashable value equal for equal positions (board, side to move, and any state that
+        changes which moves are legal)."""
+
+    @abstractmethod
+    def diagram(self) -> str:
+        """A human-readable picture of the position, rank 1 at the bottom, files labelled."""
+
+    def evaluate(self) -> int:
+        """A heuristic score for the side to move: positive when it stands better, well inside
+        a million. Games that set ``has_evaluation`` override it."""
+        return 0
+
+    def _copy_state(self, other: Position) -> None:
+        """Give ``other`` (a shallow copy) its own copies of this position's mutable state."""
+
+    # --- bookkeeping shared by every game ------------------------------------------------------
+
+    def legal_moves(self) -> list:
+        """Every legal move for the side to move; empty once the game is over."""
+        if self.outcome is not None:
+            return []
+        return self._generate()
+
+    def legal_move_texts(self) -> list[str]:
+        """The canonical texts of the legal moves, sorted as strings."""
+        return sorted(self.move_text(move) for move in self.legal_moves())
+
+    def play(self, move) -> None:
+        """Play a legal move for the side to move. The move is not checked: see :meth:`parse_move`."""
+        undo = self._apply(move)
+        self.history.append((move, undo, self.outcome))
+        self.to_move ^= 1
+        if self.tracks_positions:
+            key = self.key()
+            self._seen[key] = self._seen.get(key, 0) + 1
+        self.outcome = self._judge(move)
+
+    def undo(self) -> None:
+        """Take back the last move. Raises ``IndexError`` at the start of the game."""
+        if not self.history:
+            raise IndexError("no move to undo")
+        if self.tracks_positions:
+            key = self.key()
+            count = self._seen[key] - 1
+            if count:
+                self._seen[key] = count
+            else:
+                del self._seen[key]
+        move, undo, self.outcome = self.history.pop()
+        self.to_move ^= 1
+        self._revert(move, undo)
+
+    def occurrences(self) -> int:
+        """How often the current position has occurred (needs ``tracks_positions``)."""
+        return self._seen.get(self.key(), 0)
+
+    @property
+    def moves(self) -> list:
+        """The moves played so far, oldest first."""
+        return [move for move, _, _ in self.history]
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been played."""
+        return len(self.history)
+
+    def copy(self) -> Position:
+        """An independent copy, history included, so that undo works on it too."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other._seen = dict(self._seen)
+        self._copy_state(other)
+        return other
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} ply {self.ply}, {COLOUR_NAMES[self.to_move]} to move>"

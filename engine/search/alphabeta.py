@@ -1,0 +1,171 @@
+"""Iterative-deepening alpha-beta (negamax) for games with an evaluation function.
+
+The position supplies ``evaluate()``: a score for the side to move, positive when it stands
+better, well inside ``±WIN``. The search adds a transposition table (keyed by
+``Position.key()``), the previous iteration's best move first, killer moves and the history
+heuristic for ordering, and principal-variation search (null windows after the first move).
+A proven win or loss is scored ``±(WIN - plies)`` so that the shortest win is preferred.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core import Position
+from .budget import Budget
+
+WIN = 1_000_000
+MATE_BOUND = WIN - 10_000
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_LIMIT = 1_000_000
+
+
+class _OutOfTime(Exception):
+    """The hard time limit struck in the middle of an iteration."""
+
+
+class AlphaBeta:
+    """A reusable alpha-beta searcher; its transposition table persists between moves."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.random = random.Random(seed)
+        self.table: dict = {}
+        self.history: dict = {}
+        self.killers: list[list] = []
+        self.nodes = 0
+        self.depth_reached = 0
+        self.score = 0
+        self._budget = Budget()
+
+    def choose(self, position: Position, budget: Budget):
+        """The best move found for the side to move within ``budget`` (the game is not over)."""
+        moves = position.legal_moves()
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        self.history.clear()
+        self._budget = budget
+        self.nodes = 0
+        self.random.shuffle(moves)  # ties between equal moves go to a seeded choice
+        best = moves[0]
+        if len(moves) == 1 and budget.depth is None:
+            return best
+        max_depth = budget.depth if budget.depth is not None else 64
+        working = position.copy()
+        for depth in range(1, max_depth + 1):
+            self.killers = [[None, None] for _ in range(depth + 2)]
+            try:
+                score, move = self._root(working, moves, best, depth)
+            except _OutOfTime as partial:
+                if partial.args and partial.args[0] is not None:
+                    best = partial.args[0]
+                break
+            best, self.score, self.depth_reached = move, score, depth
+            if abs(score) >= MATE_BOUND:
+                break  # a proven result does not get better with depth
+            if budget.soft is not None and budget.elapsed() >= 0.45 * budget.soft:
+                break  # the next iteration would not finish in time
+        return best
+
+    def _root(self, position: Position, moves: list, first, depth: int):
+        ordered = [first] + [move for move in moves if move != first]
+        alpha, beta = -WIN - 1, WIN + 1
+        best = None
+        for index, move in enumerate(ordered):
+            position.play(move)
+            try:
+                if index == 0:
+                    score = -self._search(position, depth - 1, -beta, -alpha, 1)
+                else:
+                    score = -self._search(position, depth - 1, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self._search(position, depth - 1, -beta, -alpha, 1)
+            except _OutOfTime:
+                raise _OutOfTime(best) from None
+            finally:
+                position.undo()
+            if score > alpha:
+                alpha, best = score, move
+        return alpha, best
+
+    def _search(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 511 and self._budget.past_hard():
+            raise _OutOfTime
+        outcome = position.outcome
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0
+            return WIN - ply if outcome.winner == position.to_move else ply - WIN
+        if depth <= 0:
+            return position.evaluate()
+
+        key = position.key()
+        entry = self.table.get(key)
+        table_move = None
+        if entry is not None:
+            entry_depth, flag, value, table_move = entry
+            if entry_depth >= depth:
+                value = _from_table(value, ply)
+                if flag == EXACT:
+                    return value
+                if flag == LOWER and value >= beta:
+                    return value
+                if flag == UPPER and value <= alpha:
+                    return value
+
+        moves = position.legal_moves()
+        history = self.history
+        moves.sort(key=lambda move: history.get(move, 0), reverse=True)
+        killers = self.killers[ply] if ply < len(self.killers) else (None, None)
+        for killer in (killers[1], killers[0]):
+            if killer is not None and killer in moves:
+                moves.remove(killer)
+                moves.insert(0, killer)
+        if table_move is not None and table_move in moves:
+            moves.remove(table_move)
+            moves.insert(0, table_move)
+
+        original_alpha = alpha
+        best_score, best_move = -WIN - 1, moves[0]
+        for index, move in enumerate(moves):
+            position.play(move)
+            try:
+                if index == 0:
+                    score = -self._search(position, depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    score = -self._search(position, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._search(position, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                position.undo()
+            if score > best_score:
+                best_score, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        history[move] = history.get(move, 0) + depth * depth
+                        if ply < len(self.killers) and self.killers[ply][0] != move:
+                            self.killers[ply] = [move, self.killers[ply][0]]
+                        break
+
+        flag = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
+        self.table[key] = (depth, flag, _to_table(best_score, ply), best_move)
+        return best_score
+
+
+def _to_table(score: int, ply: int) -> int:
+    """A score made independent of the distance from the root, for storing."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    """A stored score seen from ``ply`` plies below the root."""
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score

@@ -1,0 +1,88 @@
+"""How much a search may spend on one move, and the clock arithmetic that decides it.
+
+A :class:`Budget` is either a fixed effort (depth, playouts: reproducible with a seed) or a
+time allowance with a soft target (stop starting new work) and a hard limit (stop now).
+:class:`TimeKeeper` turns GTP's ``time_settings``/``time_left`` into such budgets.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+# Seconds kept back from every allowance for process start-up, pipes and the referee's own
+# bookkeeping: the clock runs from the moment the referee writes ``genmove``.
+LATENCY_MARGIN = 0.05
+
+
+@dataclass
+class Budget:
+    """What a search may spend on one move.
+
+    ``depth``/``playouts`` cap the effort; ``soft`` and ``hard`` are seconds from ``start``.
+    A search stops at whichever limit it reaches first; with neither a cap nor a time it would
+    never stop, so :class:`TimeKeeper` always sets a time when no cap is given.
+    """
+
+    depth: int | None = None
+    playouts: int | None = None
+    soft: float | None = None
+    hard: float | None = None
+    start: float = field(default_factory=time.perf_counter)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def past_soft(self) -> bool:
+        return self.soft is not None and self.elapsed() >= self.soft
+
+    def past_hard(self) -> bool:
+        return self.hard is not None and self.elapsed() >= self.hard
+
+
+@dataclass
+class TimeKeeper:
+    """The engine's view of the clocks, fed by ``time_settings`` and ``time_left``.
+
+    ``move_time`` is what a move gets when no clock is set (or the clock has no limit).
+    """
+
+    move_time: float = 1.0
+    main: float | None = None
+    byo_yomi: float = 0.0
+    stones: int = 0
+    left: dict[int, tuple[float, int]] = field(default_factory=dict)
+
+    def set_controls(self, main: float, byo_yomi: float, stones: int) -> None:
+        """GTP ``time_settings``: sudden death when ``byo_yomi`` is 0, no limit when
+        ``byo_yomi`` > 0 and ``stones`` is 0, Canadian byo-yomi otherwise."""
+        self.main, self.byo_yomi, self.stones = main, byo_yomi, stones
+        self.left.clear()
+
+    def set_left(self, colour: int, seconds: float, stones: int) -> None:
+        """GTP ``time_left``: ``stones`` is 0 in main time, else the stones left in the period."""
+        self.left[colour] = (seconds, stones)
+
+    @property
+    def unlimited(self) -> bool:
+        return self.main is None or (self.byo_yomi > 0 and self.stones == 0)
+
+    def allowance(self, colour: int, moves_to_go: int) -> tuple[float, float]:
+        """Soft and hard seconds for ``colour``'s next move, expecting ``moves_to_go`` more of
+        its own moves in the game."""
+        if self.unlimited:
+            return self.move_time, self.move_time
+        seconds, stones = self.left.get(colour, (self.main, 0))
+        if stones > 0:  # in a byo-yomi period: share it out over the stones it must cover
+            share = seconds / stones
+            return _bounded(0.6 * share, 0.85 * share, seconds)
+        reserve = self.byo_yomi / self.stones if self.byo_yomi and self.stones else 0.0
+        target = seconds / max(moves_to_go, 1) + 0.8 * reserve
+        return _bounded(target, min(4 * target, 0.25 * seconds + reserve), seconds + reserve)
+
+
+def _bounded(soft: float, hard: float, available: float) -> tuple[float, float]:
+    """Soft and hard limits kept safely inside the ``available`` seconds."""
+    ceiling = max(0.0, 0.9 * available - LATENCY_MARGIN)
+    hard = max(0.005, min(hard, ceiling))
+    return max(0.002, min(soft, hard)), hard

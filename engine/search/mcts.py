@@ -1,0 +1,144 @@
+"""Monte Carlo tree search (UCT with random playouts) for any game, with an MCTS-solver.
+
+Every node keeps the wins of the player who made the move leading to it, so selection always
+maximises the child's own mean. Proven results travel up the tree (MCTS-solver): a child whose
+result is a proven win for the mover is chosen at once; a node all of whose children are proven
+losses for their movers is a proven win for the mover into it. Playouts longer than
+``playout_limit`` plies count as draws, so that games that may run forever still finish.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..core import Position
+from .budget import Budget
+
+PROVEN_WIN, PROVEN_LOSS = 1, -1
+
+
+class _Node:
+    __slots__ = ("move", "parent", "children", "untried", "visits", "wins", "proven", "mover")
+
+    def __init__(self, move, parent: _Node | None, mover: int, untried: list) -> None:
+        self.move = move
+        self.parent = parent
+        self.mover = mover  # who played ``move`` to reach this node
+        self.children: list[_Node] = []
+        self.untried = untried
+        self.visits = 0
+        self.wins = 0.0
+        self.proven = 0  # PROVEN_WIN / PROVEN_LOSS for ``mover``, 0 when open
+
+
+class Mcts:
+    """UCT searcher; ``exploration`` is the constant c of UCB1."""
+
+    def __init__(self, seed: int | None = None, exploration: float = 0.9,
+                 playout_limit: int = 400) -> None:
+        self.random = random.Random(seed)
+        self.exploration = exploration
+        self.playout_limit = playout_limit
+        self.playouts = 0
+
+    def choose(self, position: Position, budget: Budget):
+        """The most visited move after the budget is spent (a proven win at once)."""
+        moves = position.legal_moves()
+        if len(moves) == 1 and budget.playouts is None:
+            return moves[0]
+        working = position.copy()
+        root = _Node(None, None, position.to_move ^ 1, self._shuffled(moves))
+        self.playouts = 0
+        limit = budget.playouts
+        while not root.proven:
+            if limit is not None and self.playouts >= limit:
+                break
+            if limit is None and not self.playouts & 15 and budget.past_soft():
+                break
+            self._iterate(working, root)
+            self.playouts += 1
+        return self._best(root).move
+
+    def _shuffled(self, moves: list) -> list:
+        self.random.shuffle(moves)
+        return moves
+
+    def _best(self, root: _Node) -> _Node:
+        for child in root.children:
+            if child.proven == PROVEN_WIN:
+                return child
+        candidates = [child for child in root.children if child.proven != PROVEN_LOSS]
+        return max(candidates or root.children, key=lambda child: (child.visits, child.wins))
+
+    def _iterate(self, position: Position, root: _Node) -> None:
+        node, depth = root, 0
+        # Selection: descend through fully expanded nodes.
+        while not node.untried and node.children:
+            node = self._select(node)
+            position.play(node.move)
+            depth += 1
+        # Expansion: one new child, if the game goes on here.
+        if node.untried and position.outcome is None:
+            move = node.untried.pop()
+            mover = position.to_move
+            position.play(move)
+            depth += 1
+            child = _Node(move, node, mover, self._shuffled(position.legal_moves()))
+            node.children.append(child)
+            node = child
+            if position.outcome is not None:
+                winner = position.outcome.winner
+                child.proven = PROVEN_WIN if winner == mover else (
+                    PROVEN_LOSS if winner is not None else 0)
+        # Simulation.
+        winner = self._playout(position)
+        for _ in range(depth):
+            position.undo()
+        # Backpropagation, with proofs.
+        while node is not None:
+            node.visits += 1
+            if winner is None:
+                node.wins += 0.5
+            elif winner == node.mover:
+                node.wins += 1.0
+            parent = node.parent
+            if parent is not None and node.proven:
+                _prove(parent, node)
+            node = parent
+
+    def _select(self, node: _Node) -> _Node:
+        log_visits = math.log(node.visits)
+        c = self.exploration
+        best, best_value = None, -math.inf
+        for child in node.children:
+            if child.proven == PROVEN_WIN:
+                return child
+            if child.proven == PROVEN_LOSS:
+                value = -1.0
+            else:
+                value = child.wins / child.visits + c * math.sqrt(log_visits / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def _playout(self, position: Position) -> int | None:
+        """Play random moves to the end; the winner (``None`` for a draw or a cut playout)."""
+        played = 0
+        choice = self.random.choice
+        while position.outcome is None and played < self.playout_limit:
+            position.play(choice(position.legal_moves()))
+            played += 1
+        winner = position.outcome.winner if position.outcome is not None else None
+        for _ in range(played):
+            position.undo()
+        return winner
+
+
+def _prove(parent: _Node, child: _Node) -> None:
+    """Carry a proven child result up to its parent (MCTS-solver)."""
+    if child.proven == PROVEN_WIN:
+        # The player to move at ``parent`` wins by playing into ``child``.
+        parent.proven = PROVEN_LOSS
+    elif not parent.untried and all(c.proven == PROVEN_LOSS for c in parent.children):
+        parent.proven = PROVEN_WIN

@@ -1,0 +1,63 @@
+"""The engine's player: picks a search for the game and gives it a budget for each move."""
+
+from __future__ import annotations
+
+from ..core import Position
+from .alphabeta import AlphaBeta
+from .budget import Budget, TimeKeeper
+from .mcts import Mcts
+
+ALGORITHMS = ("auto", "alphabeta", "mcts")
+
+
+class Player:
+    """Chooses moves for any game.
+
+    ``algorithm`` ``auto`` uses alpha-beta where the game has an evaluation and MCTS
+    otherwise. A fixed ``depth`` (alpha-beta) or ``playouts`` (MCTS) replaces the clock, which
+    with ``seed`` makes play reproducible; without them each move gets a share of the time the
+    :class:`TimeKeeper` knows of.
+    """
+
+    def __init__(self, *, depth: int | None = None, playouts: int | None = None,
+                 seed: int | None = None, move_time: float = 1.0,
+                 algorithm: str = "auto") -> None:
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r} (expected {'|'.join(ALGORITHMS)})")
+        self.depth = depth
+        self.playouts = playouts
+        self.seed = seed
+        self.algorithm = algorithm
+        self.clock = TimeKeeper(move_time=move_time)
+        self._searchers: dict[str, AlphaBeta | Mcts] = {}
+
+    def new_game(self) -> None:
+        """Forget what was learnt in the previous game (transposition tables, generators)."""
+        self._searchers.clear()
+
+    def searcher_for(self, position: Position) -> AlphaBeta | Mcts:
+        """The search this player uses in ``position``'s game."""
+        kind = self.algorithm
+        if kind == "auto":
+            if self.depth is not None:
+                kind = "alphabeta"
+            elif self.playouts is not None:
+                kind = "mcts"
+            else:
+                kind = "alphabeta" if position.has_evaluation else "mcts"
+        if kind not in self._searchers:
+            self._searchers[kind] = AlphaBeta(self.seed) if kind == "alphabeta" else Mcts(self.seed)
+        return self._searchers[kind]
+
+    def budget(self, position: Position) -> Budget:
+        """What the next move may spend: the fixed effort, or a share of the clock."""
+        if self.depth is not None or self.playouts is not None:
+            return Budget(depth=self.depth, playouts=self.playouts)
+        moves_to_go = max(10, (position.typical_plies - position.ply) // 2)
+        soft, hard = self.clock.allowance(position.to_move, moves_to_go)
+        return Budget(soft=soft, hard=hard)
+
+    def choose(self, position: Position):
+        """A legal move for the side to move (the game must not be over)."""
+        budget = self.budget(position)
+        return self.searcher_for(position).choose(position, budget)

@@ -1,0 +1,201 @@
+"""The game commands of SPEC 1.2, for whichever registered game is selected.
+
+:class:`GameSession` owns the current game, its position and the player, and registers its
+handlers on a :class:`~protocol.gtp.GtpEngine`. It knows games only through the state protocol
+of :mod:`engine.core`, so every registered game is served the same way.
+"""
+
+from __future__ import annotations
+
+from engine import (COLOUR_NAMES, Game, GameError, IllegalMoveError, Position, SizeError,
+                    UnknownGameError, find_game, game_names)
+from engine.search import Player
+
+from .gtp import CommandError, GtpEngine
+
+ENGINE_NAME = "olympiad-engine"
+
+
+def _parse_number(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise CommandError(f"syntax error: {what} must be a number, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise CommandError(f"syntax error: {what} must be a finite number >= 0, got {text!r}")
+    return value
+
+
+def _parse_count(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise CommandError(f"syntax error: {what} must be a whole number >= 0, got {text!r}")
+    return int(text)
+
+
+def _expect(args: list[str], count: int, usage: str) -> None:
+    if len(args) != count:
+        raise CommandError(f"syntax error: expected {usage}")
+
+
+class GameSession:
+    """The engine's current game and the handlers that play it."""
+
+    def __init__(self, player: Player, game: str = "loa", version: str = "0") -> None:
+        self.player = player
+        self.version = version
+        self.game: Game = find_game(game)()
+        self.position: Position = self.game.initial_position()
+
+    def register(self, engine: GtpEngine) -> None:
+        """Add this session's commands to ``engine``."""
+        for name in ("name", "version", "list_games", "set_game", "boardsize", "clear_board",
+                     "komi", "play", "genmove", "undo", "legal_moves", "side_to_move",
+                     "final_score", "showboard", "time_settings", "time_left"):
+            engine.add_command(name, getattr(self, "cmd_" + name))
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _reset(self, game: Game) -> None:
+        """Make ``game`` current, from its initial position (time settings are kept)."""
+        position = game.initial_position()
+        self.game, self.position = game, position
+        self.player.new_game()
+
+    def _colour(self, text: str) -> int:
+        try:
+            return self.game.parse_colour(text)
+        except GameError as error:
+            raise CommandError(f"syntax error: {error}") from None
+
+    # --- identification --------------------------------------------------------------------
+
+    def cmd_name(self, args: list[str]) -> str:
+        return ENGINE_NAME
+
+    def cmd_version(self, args: list[str]) -> str:
+        return self.version
+
+    # --- choosing the game -----------------------------------------------------------------
+
+    def cmd_list_games(self, args: list[str]) -> str:
+        return "\n".join(game_names())
+
+    def cmd_set_game(self, args: list[str]) -> str:
+        if not args:
+            raise CommandError("syntax error: expected a game name and KEY=VALUE options")
+        options = {}
+        for word in args[1:]:
+            key, equals, value = word.partition("=")
+            if not equals or not key or not value:
+                raise CommandError(f"syntax error: option {word!r} is not KEY=VALUE")
+            options[key] = value
+        try:
+            game = find_game(args[0])(options)
+        except UnknownGameError as error:
+            raise CommandError(str(error)) from None
+        except GameError as error:
+            raise CommandError(f"syntax error: {error}") from None
+        self._reset(game)
+        return ""
+
+    def cmd_boardsize(self, args: list[str]) -> str:
+        if len(args) not in (1, 2) or not all(arg.isdigit() for arg in args):
+            raise CommandError("syntax error: expected boardsize N or boardsize COLS ROWS")
+        cols, rows = int(args[0]), int(args[-1])
+        try:
+            game = type(self.game)(self.game.settings, (cols, rows))
+        except SizeError as error:
+            raise CommandError(f"unacceptable size: {error}") from None
+        self._reset(game)
+        return ""
+
+    def cmd_clear_board(self, args: list[str]) -> str:
+        self._reset(self.game)
+        return ""
+
+    def cmd_komi(self, args: list[str]) -> str:
+        _expect(args, 1, "komi VALUE")
+        try:
+            float(args[0])
+        except ValueError:
+            raise CommandError(f"syntax error: komi must be a number, got {args[0]!r}") from None
+        return ""
+
+    # --- playing ---------------------------------------------------------------------------
+
+    def _check_turn(self, colour: int) -> None:
+        if self.position.outcome is not None:
+            raise CommandError("illegal move: the game is over")
+        if colour != self.position.to_move:
+            raise CommandError(f"illegal move: {COLOUR_NAMES[colour]} is not to move "
+                               f"({COLOUR_NAMES[self.position.to_move]} is)")
+
+    def cmd_play(self, args: list[str]) -> str:
+        _expect(args, 2, "play COLOUR MOVE")
+        colour = self._colour(args[0])
+        self._check_turn(colour)
+        try:
+            move = self.position.parse_move(args[1])
+        except IllegalMoveError as error:
+            raise CommandError(f"illegal move: {error}") from None
+        except GameError as error:
+            raise CommandError(f"syntax error: {error}") from None
+        self.position.play(move)
+        return ""
+
+    def cmd_genmove(self, args: list[str]) -> str:
+        _expect(args, 1, "genmove COLOUR")
+        colour = self._colour(args[0])
+        if self.position.outcome is not None:
+            raise CommandError("game is over")
+        self._check_turn(colour)
+        move = self.player.choose(self.position)
+        text = self.position.move_text(move)
+        self.position.play(move)
+        return text
+
+    def cmd_undo(self, args: list[str]) -> str:
+        if not self.position.history:
+            raise CommandError("cannot undo: no move has been played")
+        self.position.undo()
+        return ""
+
+    # --- asking about the position ---------------------------------------------------------
+
+    def cmd_legal_moves(self, args: list[str]) -> str:
+        return " ".join(self.position.legal_move_texts())
+
+    def cmd_side_to_move(self, args: list[str]) -> str:
+        if self.position.outcome is not None:
+            return "none"
+        return COLOUR_NAMES[self.position.to_move]
+
+    def cmd_final_score(self, args: list[str]) -> str:
+        if self.position.outcome is None:
+            raise CommandError("cannot score: game is not over")
+        return self.position.outcome.result
+
+    def cmd_showboard(self, args: list[str]) -> str:
+        status = ""
+        if self.position.outcome is not None:
+            outcome = self.position.outcome
+            status = f"\ngame over: {outcome.result} ({outcome.reason})"
+        return "\n" + self.position.diagram() + status
+
+    # --- clocks ----------------------------------------------------------------------------
+
+    def cmd_time_settings(self, args: list[str]) -> str:
+        _expect(args, 3, "time_settings MAIN BYO_YOMI STONES")
+        main = _parse_number(args[0], "main time")
+        byo_yomi = _parse_number(args[1], "byo-yomi time")
+        stones = _parse_count(args[2], "byo-yomi stones")
+        self.player.clock.set_controls(main, byo_yomi, stones)
+        return ""
+
+    def cmd_time_left(self, args: list[str]) -> str:
+        _expect(args, 3, "time_left COLOUR SECONDS STONES")
+        colour = self._colour(args[0])
+        seconds = _parse_number(args[1], "seconds")
+        stones = _parse_count(args[2], "stones")
+        self.player.clock.set_left(colour, seconds, stones)
+        return ""

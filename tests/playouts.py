@@ -1,0 +1,73 @@
+"""The generic property checks run over every registered game (imported by the test files).
+
+:func:`check_playout` plays one seeded random game and checks, at every ply, the contract of
+:class:`engine.core.Position`: legal moves unique with unique texts, sorted texts, every text
+parses back (in any case) to its move, playing then undoing restores the position exactly,
+copies are equal and independent, the game ends with a consistent outcome.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import Game, Outcome, Position
+
+PLY_CAP = 3000
+
+
+def snapshot(position: Position):
+    """Everything observable about a position, for before/after comparisons."""
+    return (position.key(), position.to_move, position.outcome, position.diagram(),
+            position.legal_move_texts(), position.ply)
+
+
+def check_position(position: Position) -> list:
+    """Check the per-position contract; returns the legal moves."""
+    moves = position.legal_moves()
+    texts = [position.move_text(move) for move in moves]
+    assert len(set(moves)) == len(moves), "duplicate legal moves"
+    assert len(set(texts)) == len(texts), f"two moves print the same: {sorted(texts)}"
+    assert position.legal_move_texts() == sorted(texts)
+    for move, text in zip(moves, texts):
+        assert text == text.lower() and " " not in text, text
+        assert position.parse_move(text) == move, text
+        assert position.parse_move(text.upper()) == move, text
+    if position.outcome is None:
+        assert moves, "a game that is not over must offer a move (pass where forced)"
+    else:
+        assert isinstance(position.outcome, Outcome)
+        assert position.outcome.result in ("B+", "W+", "0")
+    return moves
+
+
+def check_playout(game: Game, seed: int, undo_every_ply: bool = True) -> Position:
+    """Play one random game of ``game`` checking every invariant; returns the final position."""
+    rng = random.Random(seed)
+    position = game.initial_position()
+    while position.outcome is None and position.ply < PLY_CAP:
+        moves = check_position(position)
+        move = rng.choice(moves)
+        if undo_every_ply:
+            before = snapshot(position)
+            copy = position.copy()
+            position.play(move)
+            assert snapshot(copy) == before, "playing a move changed a copy"
+            after = snapshot(position)
+            position.undo()
+            assert snapshot(position) == before, f"undo of {copy.move_text(move)} did not restore"
+            position.play(move)
+            assert snapshot(position) == after, "replaying a move gave another position"
+        else:
+            position.play(move)
+    check_position(position)
+    assert position.outcome is not None or game.may_not_end, (
+        f"{game.name} did not end in {PLY_CAP} plies")
+    return position
+
+
+def replay_from_texts(game: Game, texts: list[str]) -> Position:
+    """A position reached by playing ``texts`` from the start of ``game``."""
+    position = game.initial_position()
+    for text in texts:
+        position.play(position.parse_move(text))
+    return position
