@@ -18,6 +18,7 @@ outside the game they travel as canonical text.
 from __future__ import annotations
 
 import enum
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Hashable, Mapping
@@ -158,6 +159,11 @@ class Game(ABC):
     def parse_colour(self, text: str) -> int:
         """Read a colour name for this game, accepting its aliases."""
         return parse_colour(text, self.colour_aliases)
+
+    def draw_start(self, rng: random.Random) -> dict[str, str]:
+        """Options that fix a random start (laoCoon's ``layout=``), drawn by the referee and
+        sent to both engines; empty when this game's start is fixed."""
+        return {}
 
     @abstractmethod
     def initial_position(self) -> Position:
