@@ -18,7 +18,7 @@ with one ``bit_count`` and reads the target and the squares jumped over from tab
 from __future__ import annotations
 
 from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
-from ..grid import from_to_text, parse_from_to, render, square_name
+from ..grid import from_to_text, parse_from_to, parse_square, render, square_name
 from ..registry import register
 
 SIZE = 8
@@ -164,6 +164,13 @@ class LoaPosition(Position):
         self.pieces = [black, white]
         self.to_move = to_move
         self._start()
+
+    @classmethod
+    def setup(cls, black: str, white: str, to_move: int = BLACK) -> LoaPosition:
+        """A position from space-separated square lists: ``setup("b1 c3", "a2 h7", WHITE)``."""
+        def bits(squares: str) -> int:
+            return sum(1 << parse_square(name, SIZE, SIZE) for name in squares.split())
+        return cls(LinesOfAction(), bits(black), bits(white), to_move)
 
     def _copy_state(self, other: LoaPosition) -> None:
         other.pieces = list(self.pieces)
