@@ -1,0 +1,109 @@
+"""The search's contracts: wins found, legal moves only, fixed budgets kept, reproducible."""
+
+import random
+
+import pytest
+
+from engine import find_game, game_names
+from engine.games.loa import LoaPosition
+from engine.search import AlphaBeta, Budget, Mcts, Player, TimeKeeper
+from engine.search.budget import LATENCY_MARGIN
+
+# Black wins at once with f4-e5 or f4-e3 (both touch d4).
+WIN_IN_ONE = ("c3 d4 f4", "a1 a8 h8", {"f4-e5", "f4-e3"})
+# Black has no win in one; c8-e6 is the only move that wins on black's next turn whatever
+# white does (found and checked by plain minimax, independent of these searchers).
+WIN_IN_TWO = ("c8 h5 h6 f5", "b5 h2 d1 c4 a2", {"c8-e6"})
+
+
+def searchers(seed):
+    return [(AlphaBeta(seed), Budget(depth=3)), (Mcts(seed), Budget(playouts=3000))]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("black, white, winning", [WIN_IN_ONE, WIN_IN_TWO])
+def test_forced_wins_are_found(seed, black, white, winning):
+    position = LoaPosition.setup(black, white)
+    for searcher, budget in searchers(seed):
+        assert position.move_text(searcher.choose(position, budget)) in winning
+
+
+def test_the_search_leaves_the_position_as_it_was():
+    position = LoaPosition.setup(*WIN_IN_TWO[:2])
+    before = position.key(), position.ply, position.diagram()
+    for searcher, budget in searchers(1):
+        searcher.choose(position, budget)
+        assert (position.key(), position.ply, position.diagram()) == before
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_only_legal_moves_are_returned_in_every_game(name):
+    rng = random.Random(3)
+    position = find_game(name)().initial_position()
+    players = [Player(depth=2, seed=1), Player(playouts=40, seed=1)]
+    while position.outcome is None and position.ply < 60:
+        if rng.random() < 0.3:
+            move = players[position.ply % 2].choose(position)
+            assert move in position.legal_moves()
+        else:
+            move = rng.choice(position.legal_moves())
+        position.play(move)
+
+
+def test_a_fixed_number_of_playouts_is_spent_exactly():
+    position = find_game("loa")().initial_position()
+    mcts = Mcts(seed=2)
+    mcts.choose(position, Budget(playouts=123))
+    assert mcts.playouts == 123
+
+
+def test_a_fixed_depth_is_not_exceeded():
+    position = find_game("loa")().initial_position()
+    search = AlphaBeta(seed=2)
+    search.choose(position, Budget(depth=2))
+    assert search.depth_reached == 2
+
+
+@pytest.mark.parametrize("options", [{"depth": 2}, {"playouts": 60}])
+def test_play_is_reproducible_with_a_seed_and_a_fixed_effort(options):
+    def game(seed):
+        position = find_game("loa")().initial_position()
+        player = Player(seed=seed, **options)
+        while position.outcome is None and position.ply < 16:
+            position.play(player.choose(position))
+        return position.moves
+    assert game(5) == game(5)
+
+
+@pytest.mark.parametrize("main, left, moves_to_go", [
+    (60, 60, 30), (60, 0.5, 30), (1, 0.2, 10), (300, 299, 1), (10, 0.01, 50)])
+def test_sudden_death_allowances_stay_inside_the_clock(main, left, moves_to_go):
+    keeper = TimeKeeper()
+    keeper.set_controls(main, 0, 0)
+    keeper.set_left(0, left, 0)
+    soft, hard = keeper.allowance(0, moves_to_go)
+    assert 0 < soft <= hard
+    assert hard <= max(0.9 * left - LATENCY_MARGIN, 0.005)
+
+
+def test_an_early_move_of_a_long_game_gets_a_modest_share():
+    keeper = TimeKeeper()
+    keeper.set_controls(60, 0, 0)
+    soft, hard = keeper.allowance(0, 30)
+    assert soft == pytest.approx(2.0)
+    assert hard <= 15
+
+
+def test_byo_yomi_periods_are_shared_over_their_stones():
+    keeper = TimeKeeper()
+    keeper.set_controls(0, 30, 10)
+    keeper.set_left(1, 30, 10)
+    soft, hard = keeper.allowance(1, 20)
+    assert soft == pytest.approx(1.8) and hard == pytest.approx(2.55)
+
+
+def test_no_time_limit_means_the_move_time():
+    keeper = TimeKeeper(move_time=0.3)
+    assert keeper.allowance(0, 20) == (0.3, 0.3)
+    keeper.set_controls(0, 10, 0)  # byo-yomi without stones: no limit, in GTP
+    assert keeper.allowance(0, 20) == (0.3, 0.3)
