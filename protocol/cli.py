@@ -35,7 +35,8 @@ def build_engine(player: Player, game: str = "loa") -> GtpEngine:
 @click.option("--move-time", type=click.FloatRange(0.01), default=1.0, show_default=True,
               help="Seconds per move when no time limit is set.")
 @click.option("--algorithm", type=click.Choice(ALGORITHMS), default="auto", show_default=True,
-              help="Search: alpha-beta where the game has an evaluation, else MCTS.")
+              help="Search: auto is alpha-beta where the game has an evaluation, else MCTS; "
+              "random, greedy and uct are the fixed baselines.")
 def main(game: str, seed: int | None, depth: int | None, playouts: int | None,
          move_time: float, algorithm: str) -> None:
     """Play Computer Olympiad games over GTP on standard input and output."""

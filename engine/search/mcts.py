@@ -33,13 +33,15 @@ class _Node:
 
 
 class Mcts:
-    """UCT searcher; ``exploration`` is the constant c of UCB1."""
+    """UCT searcher; ``exploration`` is the constant c of UCB1. ``solver=False`` gives plain
+    UCT (the strength baseline), which ignores proofs."""
 
     def __init__(self, seed: int | None = None, exploration: float = 0.9,
-                 playout_limit: int = 400) -> None:
+                 playout_limit: int = 400, solver: bool = True) -> None:
         self.random = random.Random(seed)
         self.exploration = exploration
         self.playout_limit = playout_limit
+        self.solver = solver
         self.playouts = 0
 
     def choose(self, position: Position, budget: Budget):
@@ -87,7 +89,7 @@ class Mcts:
             child = _Node(move, node, mover, self._shuffled(position.legal_moves()))
             node.children.append(child)
             node = child
-            if position.outcome is not None:
+            if position.outcome is not None and self.solver:
                 winner = position.outcome.winner
                 child.proven = PROVEN_WIN if winner == mover else (
                     PROVEN_LOSS if winner is not None else 0)
@@ -103,7 +105,7 @@ class Mcts:
             elif winner == node.mover:
                 node.wins += 1.0
             parent = node.parent
-            if parent is not None and node.proven:
+            if parent is not None and node.proven and self.solver:
                 _prove(parent, node)
             node = parent
 

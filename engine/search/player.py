@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from ..core import Position
 from .alphabeta import AlphaBeta
+from .baselines import Greedy, RandomMover
 from .budget import Budget, TimeKeeper
 from .mcts import Mcts
 
-ALGORITHMS = ("auto", "alphabeta", "mcts")
+# The searches, and the fixed baselines used to measure them (random, greedy, plain uct).
+SEARCHES = {
+    "alphabeta": AlphaBeta,
+    "mcts": Mcts,
+    "uct": lambda seed: Mcts(seed, solver=False),
+    "greedy": Greedy,
+    "random": RandomMover,
+}
+ALGORITHMS = ("auto", *SEARCHES)
 
 
 class Player:
     """Chooses moves for any game.
 
     ``algorithm`` ``auto`` uses alpha-beta where the game has an evaluation and MCTS
-    otherwise. A fixed ``depth`` (alpha-beta) or ``playouts`` (MCTS) replaces the clock, which
+    otherwise; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta) or ``playouts`` (MCTS) replaces the clock, which
     with ``seed`` makes play reproducible; without them each move gets a share of the time the
     :class:`TimeKeeper` knows of.
     """
@@ -29,13 +38,13 @@ class Player:
         self.seed = seed
         self.algorithm = algorithm
         self.clock = TimeKeeper(move_time=move_time)
-        self._searchers: dict[str, AlphaBeta | Mcts] = {}
+        self._searchers: dict[str, object] = {}
 
     def new_game(self) -> None:
         """Forget what was learnt in the previous game (transposition tables, generators)."""
         self._searchers.clear()
 
-    def searcher_for(self, position: Position) -> AlphaBeta | Mcts:
+    def searcher_for(self, position: Position):
         """The search this player uses in ``position``'s game."""
         kind = self.algorithm
         if kind == "auto":
@@ -46,7 +55,7 @@ class Player:
             else:
                 kind = "alphabeta" if position.has_evaluation else "mcts"
         if kind not in self._searchers:
-            self._searchers[kind] = AlphaBeta(self.seed) if kind == "alphabeta" else Mcts(self.seed)
+            self._searchers[kind] = SEARCHES[kind](self.seed)
         return self._searchers[kind]
 
     def budget(self, position: Position) -> Budget:

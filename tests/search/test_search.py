@@ -107,3 +107,21 @@ def test_no_time_limit_means_the_move_time():
     assert keeper.allowance(0, 20) == (0.3, 0.3)
     keeper.set_controls(0, 10, 0)  # byo-yomi without stones: no limit, in GTP
     assert keeper.allowance(0, 20) == (0.3, 0.3)
+
+
+@pytest.mark.parametrize("algorithm", ["greedy", "random", "uct", "mcts", "alphabeta"])
+def test_every_algorithm_returns_a_legal_move(algorithm):
+    position = find_game("loa")().initial_position()
+    player = Player(algorithm=algorithm, seed=4, move_time=0.05)
+    assert player.choose(position) in position.legal_moves()
+
+
+def test_the_greedy_baseline_takes_a_win_in_one():
+    position = LoaPosition.setup(*WIN_IN_ONE[:2])
+    move = Player(algorithm="greedy", seed=0).choose(position)
+    assert position.move_text(move) in WIN_IN_ONE[2]
+
+
+def test_an_unknown_algorithm_is_refused_in_one_line():
+    with pytest.raises(ValueError, match="unknown algorithm 'minimax'"):
+        Player(algorithm="minimax")
