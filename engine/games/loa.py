@@ -112,9 +112,24 @@ def groups(bits: int) -> int:
     return count
 
 
+_SIDE_VALUES: dict[int, int] = {}
+SIDE_VALUE_CACHE_LIMIT = 1 << 20
+
+
 def _side_value(bits: int) -> int:
-    """How close one side is to connecting: few groups, pieces close to their centre of mass,
-    in contact with each other and central."""
+    """How close one side is to connecting, memoised: in a search tree each side's pieces stay
+    the same across every sibling position where only the other side moved."""
+    value = _SIDE_VALUES.get(bits)
+    if value is None:
+        if len(_SIDE_VALUES) >= SIDE_VALUE_CACHE_LIMIT:
+            _SIDE_VALUES.clear()
+        value = _SIDE_VALUES[bits] = _measure_side(bits)
+    return value
+
+
+def _measure_side(bits: int) -> int:
+    """Few groups, pieces close to their centre of mass, in contact with each other and
+    central: the measures of MIA and the other strong LOA programs."""
     count = bits.bit_count()
     files = ranks = centrality = 0
     squares = []
@@ -276,7 +291,7 @@ class LoaPosition(Position):
 
     def evaluate(self) -> int:
         """Concentration, connectedness and centralisation of the side to move minus the
-        opponent's (the measures of MIA and the other strong LOA programs)."""
+        opponent's."""
         mover = self.to_move
         return TEMPO + _side_value(self.pieces[mover]) - _side_value(self.pieces[mover ^ 1])
 

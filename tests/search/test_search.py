@@ -64,12 +64,12 @@ def test_a_fixed_depth_is_not_exceeded():
     assert search.depth_reached == 2
 
 
-@pytest.mark.parametrize("options", [{"depth": 2}, {"playouts": 60}])
+@pytest.mark.parametrize("options", [{"depth": 2}, {"playouts": 30}])
 def test_play_is_reproducible_with_a_seed_and_a_fixed_effort(options):
     def game(seed):
         position = find_game("loa")().initial_position()
         player = Player(seed=seed, **options)
-        while position.outcome is None and position.ply < 16:
+        while position.outcome is None and position.ply < 8:
             position.play(player.choose(position))
         return position.moves
     assert game(5) == game(5)
