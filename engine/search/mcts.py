@@ -56,7 +56,7 @@ class Mcts:
         while not root.proven:
             if limit is not None and self.playouts >= limit:
                 break
-            if limit is None and not self.playouts & 15 and budget.past_soft():
+            if limit is None and budget.past_soft():
                 break
             self._iterate(working, root)
             self.playouts += 1
