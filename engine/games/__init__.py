@@ -1,3 +1,5 @@
 """The game modules; importing this package registers each of them, in this order."""
 
 from . import loa  # noqa: F401
+from . import clobber  # noqa: F401
+from . import domineering  # noqa: F401

@@ -1,0 +1,200 @@
+"""Clobber (SPEC 2.4; the Clobber rules of
+rules/icga-loa-breakthrough-clobber-domineering-knightthrough-surakarta.txt).
+
+Board: 10x10 by default, any size from 1x1 to 26x26 (columns x rows). It starts full, as a
+chequerboard: black on a1 and every square of a1's colour, white on the others. Black moves
+first.
+A move takes one of the mover's stones onto an orthogonally adjacent opponent stone, which is
+removed. The player who cannot move loses.
+
+Notation: every move is a capture, ``b2xb3``; on input ``b2-b3`` and ``b2b3`` are read too.
+
+Representation: one Python integer bitboard per colour, bit ``rank * cols + file`` (up to 676
+bits). A move is the integer ``origin << 10 | target``. The masks that keep shifts from
+wrapping round a board edge are built once per board size (:func:`board_tables`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
+from ..grid import from_to_text, parse_from_to, render, square_name
+from ..registry import register
+
+DEFAULT_SIZE = (10, 10)
+TARGET_BITS = 10  # 26 x 26 = 676 squares fit in 10 bits
+TARGET_MASK = (1 << TARGET_BITS) - 1
+# A move ``origin << 10 | origin + step`` is ``origin * MOVE_FACTOR + step``.
+MOVE_FACTOR = (1 << TARGET_BITS) + 1
+# Evaluation weights: a stone next to an opponent stone can still move (and be taken); a stone
+# whose every neighbour is its own or empty is out of play for good once its region is settled.
+WEIGHT_ACTIVE = 10
+WEIGHT_SAFE_TARGETS = 3
+
+
+class BoardTables(NamedTuple):
+    """The per-size constants of a Clobber board."""
+
+    cols: int
+    rows: int
+    full: int
+    not_first_file: int  # squares with a square to their west
+    not_last_file: int  # squares with a square to their east
+    start_black: int
+    start_white: int
+
+
+@lru_cache(maxsize=None)
+def board_tables(cols: int, rows: int) -> BoardTables:
+    """The masks and start position of a ``cols`` x ``rows`` board, built once per size."""
+    full = (1 << (cols * rows)) - 1
+    first_file = sum(1 << (rank * cols) for rank in range(rows))
+    last_file = first_file << (cols - 1)
+    black = sum(1 << (rank * cols + file)
+                for rank in range(rows) for file in range(cols) if (rank + file) % 2 == 0)
+    return BoardTables(cols, rows, full, full ^ first_file, full ^ last_file, black, full ^ black)
+
+
+def contact(own: int, opponent: int, tables: BoardTables) -> int:
+    """The stones of ``own`` with at least one orthogonally adjacent stone of ``opponent``."""
+    cols = tables.cols
+    near = (((opponent >> 1) & tables.not_last_file) | ((opponent << 1) & tables.not_first_file)
+            | (opponent >> cols) | (opponent << cols))
+    return own & near
+
+
+class Clobber(Game):
+    """Clobber on a board of 1x1 to 26x26."""
+
+    name = "clobber"
+    title = "Clobber"
+    first_player = BLACK
+    default_size = DEFAULT_SIZE
+    size_limits = (1, 26, 1, 26)
+
+    def initial_position(self) -> ClobberPosition:
+        tables = board_tables(self.cols, self.rows)
+        return ClobberPosition(self, tables.start_black, tables.start_white)
+
+
+class ClobberPosition(Position):
+    """A Clobber position: two bitboards and the side to move.
+
+    Any setup can be given as the two bitboards (tests build positions this way).
+    """
+
+    has_evaluation = True
+    typical_plies = 60
+
+    def __init__(self, game: Game, black: int, white: int, to_move: int = BLACK) -> None:
+        super().__init__(game)
+        self.tables = board_tables(game.cols, game.rows)
+        self.pieces = [black, white]
+        self.to_move = to_move
+        self._start()
+
+    def _copy_state(self, other: ClobberPosition) -> None:
+        other.pieces = list(self.pieces)
+
+    def _generate(self) -> list[int]:
+        own = self.pieces[self.to_move]
+        opponent = self.pieces[self.to_move ^ 1]
+        tables = self.tables
+        cols = tables.cols
+        moves = []
+        # For each direction: the stones whose neighbour that way is an opponent stone.
+        for step, origins in ((1, own & (opponent >> 1) & tables.not_last_file),
+                              (-1, own & (opponent << 1) & tables.not_first_file),
+                              (cols, own & (opponent >> cols)),
+                              (-cols, own & (opponent << cols))):
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                moves.append((low.bit_length() - 1) * MOVE_FACTOR + step)
+        return moves
+
+    def _apply(self, move: int) -> None:
+        mover = self.to_move
+        target = 1 << (move & TARGET_MASK)
+        self.pieces[mover] ^= (1 << (move >> TARGET_BITS)) | target
+        self.pieces[mover ^ 1] ^= target
+
+    def _revert(self, move: int, undo: None) -> None:
+        self._apply(move)
+
+    def _judge(self, move) -> Outcome | None:
+        # A move exists for one side exactly when a black stone touches a white one, and then
+        # for both sides: so the side to move loses exactly when no two opposite stones touch.
+        black, white = self.pieces
+        if contact(black, white, self.tables):
+            return None
+        loser = self.to_move
+        return Outcome(loser ^ 1, Termination.NORMAL, f"{COLOUR_NAMES[loser]} has no move")
+
+    def move_text(self, move: int) -> str:
+        return from_to_text(move >> TARGET_BITS, move & TARGET_MASK, True, self.tables.cols)
+
+    def parse_move(self, text: str) -> int:
+        cols, rows = self.tables.cols, self.tables.rows
+        origin, target = parse_from_to(text, cols, rows)
+        move = origin << TARGET_BITS | target
+        if self.outcome is None and move in self._generate():
+            return move
+        raise IllegalMoveError(f"{text.strip().lower()}: {self._why_illegal(origin, target)}")
+
+    def _why_illegal(self, origin: int, target: int) -> str:
+        """One line saying why a from-to move is not legal, for the error message."""
+        if self.outcome is not None:
+            return "the game is over"
+        cols = self.tables.cols
+        colour = COLOUR_NAMES[self.to_move]
+        if not self.pieces[self.to_move] >> origin & 1:
+            return f"no {colour} stone on {square_name(origin, cols)}"
+        if abs(origin - target) not in (1, cols) or (
+                abs(origin - target) == 1 and origin // cols != target // cols):
+            return "a stone moves to an orthogonally adjacent square"
+        return f"no {COLOUR_NAMES[self.to_move ^ 1]} stone on {square_name(target, cols)} to take"
+
+    def evaluate(self) -> int:
+        """Active stones (touching an opponent stone) of the side to move minus the
+        opponent's, plus the opponent stones each side can take without being taken back.
+
+        Both sides always have the same number of moves, so plain mobility says nothing here;
+        what counts is how many stones stay in play and how many captures are safe from reply.
+        """
+        own = self.pieces[self.to_move]
+        opponent = self.pieces[self.to_move ^ 1]
+        tables = self.tables
+        own_active = contact(own, opponent, tables)
+        opponent_active = contact(opponent, own, tables)
+        # An opponent stone with exactly one neighbour of ours, which itself touches nothing
+        # else of theirs, is a capture that ends the exchange there.
+        return (WEIGHT_ACTIVE * (own_active.bit_count() - opponent_active.bit_count())
+                + WEIGHT_SAFE_TARGETS * (_lone(opponent, own, tables).bit_count()
+                                         - _lone(own, opponent, tables).bit_count()))
+
+    def key(self) -> tuple[int, int, int]:
+        return self.pieces[0], self.pieces[1], self.to_move
+
+    def diagram(self) -> str:
+        black, white = self.pieces
+
+        def cell(square: int) -> str:
+            if black >> square & 1:
+                return "X"
+            return "O" if white >> square & 1 else "."
+
+        tables = self.tables
+        legend = f"X black, O white; {COLOUR_NAMES[self.to_move]} to move"
+        return render(tables.cols, tables.rows, cell, legend)
+
+
+def _lone(stones: int, others: int, tables: BoardTables) -> int:
+    """The stones of ``stones`` with no neighbour of their own colour but at least one of
+    ``others``: capturing one leaves the capturer with nothing of ``stones`` to answer."""
+    return contact(stones, others, tables) & ~contact(stones, stones, tables)
+
+
+register(Clobber)

@@ -1,0 +1,229 @@
+"""Domineering (SPEC 2.5; the Domineering rules of
+rules/icga-loa-breakthrough-clobber-domineering-knightthrough-surakarta.txt).
+
+Board: 8x8 by default, any size from 1x1 to 26x26 (columns x rows); it starts empty. Black
+moves first and places dominoes vertically, white horizontally; each domino covers two empty
+squares. The player who cannot place a domino loses.
+
+Notation: the two squares, lower or left first: ``c3-c4`` (black), ``c3-d3`` (white). On input
+the single square ``c3`` stands for the domino whose lower or left square it is (the
+orientation is the mover's), and the two squares may come in either order, joined by ``-``,
+``x`` or nothing.
+
+Representation: one Python integer bitboard per colour of the squares its dominoes cover, bit
+``rank * cols + file`` (up to 676 bits). A move is the index of the domino's lower (black) or
+left (white) square; the side to move gives the orientation. The edge masks are built once per
+board size (:func:`board_tables`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
+                    Termination)
+from ..grid import parse_from_to, parse_square, render, square_name
+from ..registry import register
+
+DEFAULT_SIZE = (8, 8)
+ORIENTATION = ("vertical", "horizontal")
+# Evaluation weights: a safe move (one the opponent can never take away) is worth more than a
+# move that may yet be blocked.
+WEIGHT_MOVES = 1
+WEIGHT_SAFE = 3
+TEMPO = 1
+
+
+class BoardTables(NamedTuple):
+    """The per-size constants of a Domineering board."""
+
+    cols: int
+    rows: int
+    full: int
+    not_last_file: int  # squares with a square to their east
+
+
+@lru_cache(maxsize=None)
+def board_tables(cols: int, rows: int) -> BoardTables:
+    """The masks of a ``cols`` x ``rows`` board, built once per size."""
+    full = (1 << (cols * rows)) - 1
+    last_file = sum(1 << (rank * cols + cols - 1) for rank in range(rows))
+    return BoardTables(cols, rows, full, full ^ last_file)
+
+
+def vertical_slots(empty: int, tables: BoardTables) -> int:
+    """The lower squares of every vertical domino that fits on the ``empty`` squares."""
+    return empty & (empty >> tables.cols)
+
+
+def horizontal_slots(empty: int, tables: BoardTables) -> int:
+    """The left squares of every horizontal domino that fits on the ``empty`` squares."""
+    return empty & (empty >> 1) & tables.not_last_file
+
+
+def disjoint_runs(slots: int, step: int) -> int:
+    """How many non-overlapping dominoes fit in ``slots`` (lower or left squares, each domino
+    reaching ``step`` further): a run of k overlapping slots holds ceil(k / 2)."""
+    chosen = slots & ~(slots << step)  # the first slot of every run
+    # A shift off the end of a rank lands on a first slot of the next rank: leave those out.
+    later = slots ^ chosen
+    count = 0
+    while chosen:
+        count += chosen.bit_count()
+        chosen = (chosen << 2 * step) & later
+    return count
+
+
+class Domineering(Game):
+    """Domineering on a board of 1x1 to 26x26."""
+
+    name = "domineering"
+    title = "Domineering"
+    first_player = BLACK
+    default_size = DEFAULT_SIZE
+    size_limits = (1, 26, 1, 26)
+
+    def initial_position(self) -> DomineeringPosition:
+        return DomineeringPosition(self)
+
+
+class DomineeringPosition(Position):
+    """A Domineering position: the squares covered by each side's dominoes, the side to move.
+
+    Any setup can be given as the two bitboards (tests build positions this way); each must be
+    made of whole dominoes for the diagram to make sense, but the rules only look at their union.
+    """
+
+    has_evaluation = True
+    typical_plies = 30
+
+    def __init__(self, game: Game, black: int = 0, white: int = 0, to_move: int = BLACK) -> None:
+        super().__init__(game)
+        self.tables = board_tables(game.cols, game.rows)
+        self.covered = [black, white]
+        self.to_move = to_move
+        self._start()
+
+    def _copy_state(self, other: DomineeringPosition) -> None:
+        other.covered = list(self.covered)
+
+    def _empty(self) -> int:
+        return self.tables.full & ~(self.covered[0] | self.covered[1])
+
+    def _slots(self, colour: int) -> int:
+        """The lower or left squares of every domino ``colour`` could place now."""
+        if colour == BLACK:
+            return vertical_slots(self._empty(), self.tables)
+        return horizontal_slots(self._empty(), self.tables)
+
+    def _domino(self, square: int, colour: int) -> int:
+        """The two squares of ``colour``'s domino whose lower or left square is ``square``."""
+        return (1 | 1 << (self.tables.cols if colour == BLACK else 1)) << square
+
+    def _generate(self) -> list[int]:
+        slots = self._slots(self.to_move)
+        moves = []
+        while slots:
+            low = slots & -slots
+            slots ^= low
+            moves.append(low.bit_length() - 1)
+        return moves
+
+    def _apply(self, move: int) -> None:
+        self.covered[self.to_move] ^= self._domino(move, self.to_move)
+
+    def _revert(self, move: int, undo: None) -> None:
+        self._apply(move)
+
+    def _judge(self, move) -> Outcome | None:
+        if self._slots(self.to_move):
+            return None
+        loser = self.to_move
+        return Outcome(loser ^ 1, Termination.NORMAL,
+                       f"{COLOUR_NAMES[loser]} cannot place a {ORIENTATION[loser]} domino")
+
+    def move_text(self, move: int) -> str:
+        cols = self.tables.cols
+        other = move + (cols if self.to_move == BLACK else 1)
+        return f"{square_name(move, cols)}-{square_name(other, cols)}"
+
+    def parse_move(self, text: str) -> int:
+        cols, rows = self.tables.cols, self.tables.rows
+        word = text.strip().lower()
+        two_squares = any(sign in word for sign in "-x") or len(word) > 3
+        squares = sorted(parse_from_to(word, cols, rows)) if two_squares else None
+        square = parse_square(word, cols, rows) if squares is None else squares[0]
+        if self.outcome is not None:
+            raise IllegalMoveError(f"{word}: the game is over")
+        if squares is not None:
+            self._check_shape(word, *squares)
+        if self._slots(self.to_move) >> square & 1:
+            return square
+        raise IllegalMoveError(f"{word}: {self._why_illegal(square)}")
+
+    def _check_shape(self, word: str, first: int, second: int) -> None:
+        """Raise :class:`IllegalMoveError` unless ``first`` and ``second`` (the lower index
+        first) make a domino in the orientation of the side to move."""
+        cols = self.tables.cols
+        if second - first == cols:
+            orientation = BLACK
+        elif second - first == 1 and second % cols:
+            orientation = WHITE
+        else:
+            raise IllegalMoveError(f"{word}: a domino covers two orthogonally adjacent squares")
+        if orientation != self.to_move:
+            colour = COLOUR_NAMES[self.to_move]
+            raise IllegalMoveError(
+                f"{word}: {colour} places dominoes {ORIENTATION[self.to_move]}ly")
+
+    def _why_illegal(self, square: int) -> str:
+        """One line saying why the mover's domino from ``square`` cannot be placed."""
+        cols, rows = self.tables.cols, self.tables.rows
+        vertical = self.to_move == BLACK
+        if (square // cols == rows - 1) if vertical else (square % cols == cols - 1):
+            return (f"a {ORIENTATION[self.to_move]} domino from {square_name(square, cols)} "
+                    "would leave the board")
+        empty = self._empty()
+        other = square + (cols if vertical else 1)
+        taken = [square_name(s, cols) for s in (square, other) if not empty >> s & 1]
+        return f"{' and '.join(taken)} {'are' if len(taken) == 2 else 'is'} already covered"
+
+    def evaluate(self) -> int:
+        """Moves and safe moves of the side to move minus the opponent's.
+
+        A safe move is a domino place the opponent cannot spoil: neither square can be part of
+        an opponent domino. Counted without overlaps, safe moves are moves a side keeps to the
+        end, the usual core of a Domineering evaluation (Breuker, Uiterwijk, van den Herik).
+        """
+        tables = self.tables
+        empty = self._empty()
+        vertical = vertical_slots(empty, tables)
+        horizontal = horizontal_slots(empty, tables)
+        vertical_reach = vertical | vertical << tables.cols
+        horizontal_reach = horizontal | horizontal << 1
+        safe_vertical = vertical & ~horizontal_reach & ~(horizontal_reach >> tables.cols)
+        safe_horizontal = horizontal & ~vertical_reach & ~(vertical_reach >> 1)
+        score = (WEIGHT_MOVES * (vertical.bit_count() - horizontal.bit_count())
+                 + WEIGHT_SAFE * (disjoint_runs(safe_vertical, tables.cols)
+                                  - disjoint_runs(safe_horizontal, 1)))
+        return TEMPO + (score if self.to_move == BLACK else -score)
+
+    def key(self) -> tuple[int, int]:
+        return self.covered[0] | self.covered[1], self.to_move
+
+    def diagram(self) -> str:
+        black, white = self.covered
+
+        def cell(square: int) -> str:
+            if black >> square & 1:
+                return "|"
+            return "-" if white >> square & 1 else "."
+
+        tables = self.tables
+        legend = (f"| black (vertical), - white (horizontal); "
+                  f"{COLOUR_NAMES[self.to_move]} to move")
+        return render(tables.cols, tables.rows, cell, legend)
+
+
+register(Domineering)
