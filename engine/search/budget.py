@@ -45,23 +45,39 @@ class TimeKeeper:
     """The engine's view of the clocks, fed by ``time_settings`` and ``time_left``.
 
     ``move_time`` is what a move gets when no clock is set (or the clock has no limit).
+    GTP cannot announce a Fischer increment, so one is inferred: when a ``time_left`` shows
+    more time than the previous one minus what the engine spent in between, the difference is
+    the increment.
     """
 
     move_time: float = 1.0
     main: float | None = None
     byo_yomi: float = 0.0
     stones: int = 0
+    increment: float = 0.0
     left: dict[int, tuple[float, int]] = field(default_factory=dict)
+    _spent: dict[int, float] = field(default_factory=dict)
 
     def set_controls(self, main: float, byo_yomi: float, stones: int) -> None:
         """GTP ``time_settings``: sudden death when ``byo_yomi`` is 0, no limit when
         ``byo_yomi`` > 0 and ``stones`` is 0, Canadian byo-yomi otherwise."""
         self.main, self.byo_yomi, self.stones = main, byo_yomi, stones
+        self.increment = 0.0
         self.left.clear()
+        self._spent.clear()
 
     def set_left(self, colour: int, seconds: float, stones: int) -> None:
         """GTP ``time_left``: ``stones`` is 0 in main time, else the stones left in the period."""
+        previous, spent = self.left.get(colour), self._spent.pop(colour, None)
+        if previous is not None and spent is not None and stones == 0 == previous[1]:
+            gained = seconds - (previous[0] - spent)
+            self.increment = gained if gained > 0.05 else 0.0
         self.left[colour] = (seconds, stones)
+
+    def record_spent(self, colour: int, seconds: float) -> None:
+        """Note how long ``colour``'s last move took, to infer an increment from the next
+        ``time_left``."""
+        self._spent[colour] = seconds
 
     @property
     def unlimited(self) -> bool:
@@ -77,8 +93,9 @@ class TimeKeeper:
             share = seconds / stones
             return _bounded(0.6 * share, 0.85 * share, seconds)
         reserve = self.byo_yomi / self.stones if self.byo_yomi and self.stones else 0.0
-        target = seconds / max(moves_to_go, 1) + 0.8 * reserve
-        return _bounded(target, min(4 * target, 0.25 * seconds + reserve), seconds + reserve)
+        bonus = reserve + self.increment
+        target = seconds / max(moves_to_go, 1) + 0.8 * bonus
+        return _bounded(target, min(4 * target, 0.25 * seconds + 0.9 * bonus), seconds + reserve)
 
 
 def _bounded(soft: float, hard: float, available: float) -> tuple[float, float]:

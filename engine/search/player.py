@@ -69,4 +69,6 @@ class Player:
     def choose(self, position: Position):
         """A legal move for the side to move (the game must not be over)."""
         budget = self.budget(position)
-        return self.searcher_for(position).choose(position, budget)
+        move = self.searcher_for(position).choose(position, budget)
+        self.clock.record_spent(position.to_move, budget.elapsed())
+        return move

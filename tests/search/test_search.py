@@ -125,3 +125,24 @@ def test_the_greedy_baseline_takes_a_win_in_one():
 def test_an_unknown_algorithm_is_refused_in_one_line():
     with pytest.raises(ValueError, match="unknown algorithm 'minimax'"):
         Player(algorithm="minimax")
+
+
+def test_an_increment_is_inferred_from_successive_time_left():
+    keeper = TimeKeeper()
+    keeper.set_controls(10, 0, 0)
+    keeper.set_left(0, 10, 0)
+    plain_soft, _ = keeper.allowance(0, 20)
+    keeper.record_spent(0, 0.5)
+    keeper.set_left(0, 10.4, 0)  # 10 - 0.5 spent (+ 0.1 latency charged) + 1.0 increment
+    assert keeper.increment == pytest.approx(0.9)
+    soft, hard = keeper.allowance(0, 20)
+    assert soft > plain_soft + 0.5 and hard < 0.9 * 10.4
+
+
+def test_no_increment_is_inferred_under_plain_sudden_death():
+    keeper = TimeKeeper()
+    keeper.set_controls(10, 0, 0)
+    keeper.set_left(0, 10, 0)
+    keeper.record_spent(0, 0.5)
+    keeper.set_left(0, 9.45, 0)
+    assert keeper.increment == 0.0
