@@ -3,3 +3,4 @@
 from . import loa  # noqa: F401
 from . import clobber  # noqa: F401
 from . import domineering  # noqa: F401
+from . import surakarta  # noqa: F401
