@@ -1,0 +1,261 @@
+"""The controller side of GTP: start an engine, send it commands, read its answers.
+
+A :class:`Channel` sends one command and returns the text of a success answer. A well-formed
+failure answer (``? message``) raises :class:`GtpFailure`: the engine is fine, it just said no.
+Everything else that can go wrong with the transport raises a :class:`ChannelError`:
+:class:`ChannelClosed` (the engine exited, crashed or never started), :class:`ChannelTimeout`
+(no complete answer before the deadline) and :class:`IllFormedAnswer` (output that is not a GTP
+answer, or an answer too long to be one). After a ``ChannelError`` the engine is in an unknown
+state: the caller kills it and starts a new one for the next game.
+
+:class:`EngineChannel` runs a real engine under a pseudo-terminal with :mod:`pexpect` (so that
+engines which only flush line by line on a terminal still answer at once) and sends its standard
+error to a pipe that a thread drains, keeping only the tail for the record: a chatty engine can
+never block on a full pipe. :class:`InProcessChannel` talks to an engine object in the same
+process, for fast tests; both read answers with the same :func:`parse_answer`.
+
+>>> parse_answer(b"=7 b1-b3")
+(True, 'b1-b3')
+>>> parse_answer(b"? illegal move: a1-a2")
+(False, 'illegal move: a1-a2')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import threading
+import time
+from typing import Callable
+
+import pexpect
+
+# An answer longer than this is not one the referee asked for: the engine is flooding.
+MAX_ANSWER_BYTES = 1 << 20
+# How much of an engine's standard error is kept for the record.
+STDERR_TAIL_BYTES = 4096
+_READ_CHUNK = 1 << 16
+_ANSWER_HEAD = re.compile(rb"([=?])(\d*)(?:[ \n](.*))?", re.DOTALL)
+
+
+class GtpFailure(Exception):
+    """A well-formed failure answer ``? message``; the message is the exception's text."""
+
+
+class ChannelError(Exception):
+    """The engine could not be talked to: its state is unknown from now on."""
+
+
+class ChannelClosed(ChannelError):
+    """The engine exited, crashed, or could not be started."""
+
+
+class ChannelTimeout(ChannelError):
+    """No complete answer arrived before the deadline."""
+
+
+class IllFormedAnswer(ChannelError):
+    """The engine wrote something that is not a GTP answer."""
+
+
+def parse_answer(raw: bytes) -> tuple[bool, str]:
+    """Split one answer (without its closing empty line, ``\\r`` removed) into success and text.
+
+    Raises :class:`IllFormedAnswer` when it does not start with ``=`` or ``?``.
+    """
+    match = _ANSWER_HEAD.fullmatch(raw)
+    if match is None:
+        first_line = raw.split(b"\n", 1)[0][:80].decode("utf-8", "replace")
+        raise IllFormedAnswer(f"not a GTP answer: {first_line!r}")
+    text = (match.group(3) or b"").decode("utf-8", "replace").strip()
+    return match.group(1) == b"=", text
+
+
+def _success_or_failure(raw: bytes) -> str:
+    success, text = parse_answer(raw)
+    if not success:
+        raise GtpFailure(text)
+    return text
+
+
+class Channel:
+    """What the referee needs from an engine; see the module docstring for the errors."""
+
+    command: str = ""
+
+    def send(self, command: str, deadline: float | None = None) -> str:
+        """Send ``command`` and return the success answer's text; ``deadline`` is a
+        :func:`time.monotonic` instant (``None``: wait as long as it takes)."""
+        raise NotImplementedError
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last few kilobytes the engine wrote to standard error."""
+        return ""
+
+    def close(self, grace: float = 1.0) -> None:
+        """Ask the engine to quit, and kill it if it has not gone within ``grace`` seconds."""
+
+    def kill(self) -> None:
+        """End the engine now."""
+
+
+class InProcessChannel(Channel):
+    """A channel to an engine object in this process: ``respond(line)`` returns its full answer
+    (``None`` for an ignored line), as :meth:`protocol.gtp.GtpEngine.respond` does."""
+
+    def __init__(self, respond: Callable[[str], str | None], command: str = "in-process") -> None:
+        self.respond = respond
+        self.command = command
+        self.closed = False
+
+    def send(self, command: str, deadline: float | None = None) -> str:
+        if self.closed:
+            raise ChannelClosed("the engine has quit")
+        try:
+            answer = self.respond(command + "\n")
+        except Exception as error:  # the quit request of GtpEngine, or a crash
+            self.closed = True
+            raise ChannelClosed(f"the engine ended: {type(error).__name__}") from None
+        if deadline is not None and time.monotonic() > deadline:
+            raise ChannelTimeout("no answer before the deadline")
+        if answer is None:
+            raise IllFormedAnswer("no answer")
+        return _success_or_failure(answer.rstrip("\n").encode())
+
+    def close(self, grace: float = 1.0) -> None:
+        self.closed = True
+
+    def kill(self) -> None:
+        self.closed = True
+
+
+class _EngineSpawn(pexpect.spawn):
+    """pexpect's spawn, letting the engine keep one extra file descriptor (its stderr pipe)."""
+
+    def __init__(self, *args, pass_fds: tuple[int, ...] = (), **kwargs) -> None:
+        self.pass_fds = pass_fds
+        super().__init__(*args, **kwargs)
+
+    def _spawnpty(self, args, **kwargs):
+        return super()._spawnpty(args, pass_fds=self.pass_fds, **kwargs)
+
+
+class EngineChannel(Channel):
+    """An engine process started from a shell-style command line.
+
+    Raises :class:`ChannelClosed` when the command cannot be started.
+    """
+
+    def __init__(self, command: str, max_answer: int = MAX_ANSWER_BYTES,
+                 stderr_bytes: int = STDERR_TAIL_BYTES) -> None:
+        self.command = command
+        self.max_answer = max_answer
+        self.stderr_bytes = stderr_bytes
+        self._pending = b""
+        self._stderr = bytearray()
+        try:
+            argv = shlex.split(command)
+        except ValueError as error:
+            raise ChannelClosed(f"cannot read the command line: {error}") from None
+        if not argv:
+            raise ChannelClosed("empty engine command")
+        self._child = self._spawn(argv)
+
+    def _spawn(self, argv: list[str]) -> _EngineSpawn:
+        read_end, write_end = os.pipe()
+
+        def stderr_to_pipe() -> None:  # runs in the child, before exec
+            os.dup2(write_end, 2)
+            os.close(write_end)
+
+        try:
+            child = _EngineSpawn(argv[0], argv[1:], echo=False, use_poll=True, timeout=None,
+                                 preexec_fn=stderr_to_pipe, dimensions=(24, 500),
+                                 pass_fds=(write_end,))
+        except (pexpect.ExceptionPexpect, OSError) as error:
+            os.close(read_end)
+            raise ChannelClosed(f"cannot start {argv[0]!r}: {error}") from None
+        finally:
+            os.close(write_end)
+        child.delaybeforesend = None  # pexpect's default pause of 50 ms before each command
+        threading.Thread(target=self._drain_stderr, args=(read_end,), daemon=True,
+                         name=f"stderr of {argv[0]}").start()
+        return child
+
+    def _drain_stderr(self, fd: int) -> None:
+        """Read the engine's standard error until it closes, keeping only the tail."""
+        try:
+            while chunk := os.read(fd, _READ_CHUNK):
+                self._stderr += chunk
+                if len(self._stderr) > 2 * self.stderr_bytes:
+                    del self._stderr[:-self.stderr_bytes]
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    @property
+    def stderr_tail(self) -> str:
+        return bytes(self._stderr[-self.stderr_bytes:]).decode("utf-8", "replace")
+
+    @property
+    def pid(self) -> int:
+        return self._child.pid
+
+    def send(self, command: str, deadline: float | None = None) -> str:
+        try:
+            self._child.send(command.encode() + b"\n")
+        except OSError as error:
+            raise ChannelClosed(f"the engine does not read its input ({error.strerror})") from None
+        return _success_or_failure(self._read_answer(deadline))
+
+    def _read_answer(self, deadline: float | None) -> bytes:
+        """Read up to the empty line that ends an answer; return the answer without it."""
+        buffer = self._pending
+        while True:
+            buffer = buffer.lstrip(b"\n")
+            end = buffer.find(b"\n\n")
+            if end >= 0:
+                self._pending = buffer[end + 2:]
+                return buffer[:end]
+            if len(buffer) > self.max_answer:
+                raise IllFormedAnswer(f"answer longer than {self.max_answer} bytes")
+            timeout = None if deadline is None else deadline - time.monotonic()
+            if timeout is not None and timeout <= 0:
+                raise ChannelTimeout("no complete answer in time")
+            try:
+                chunk = self._child.read_nonblocking(_READ_CHUNK, timeout)
+            except pexpect.TIMEOUT:
+                raise ChannelTimeout("no complete answer in time") from None
+            except pexpect.EOF:
+                raise ChannelClosed(f"the engine exited ({self._exit_status()})") from None
+            buffer += chunk.replace(b"\r", b"")
+
+    def _exit_status(self) -> str:
+        self._child.close(force=True)
+        if self._child.signalstatus is not None:
+            return f"killed by signal {self._child.signalstatus}"
+        return f"exit status {self._child.exitstatus}"
+
+    def close(self, grace: float = 1.0) -> None:
+        if self._child.closed:
+            return
+        deadline = time.monotonic() + grace
+        try:
+            self.send("quit", deadline)
+            self._child.expect(pexpect.EOF, timeout=max(0.0, deadline - time.monotonic()))
+        except (GtpFailure, ChannelError, pexpect.ExceptionPexpect, OSError):
+            pass
+        self.kill()
+
+    def kill(self) -> None:
+        if self._child.closed:
+            return
+        try:
+            os.killpg(self._child.pid, signal.SIGKILL)
+        except OSError:  # already gone
+            pass
+        self._child.close(force=True)

@@ -1,0 +1,227 @@
+"""One refereed game between two engines (SPEC 3.2).
+
+The referee keeps its own position, built with the project's rules (:mod:`engine`), and never
+trusts an engine: each ``genmove`` answer is read with ``position.parse_move`` before it counts,
+and only its canonical text is passed on to the other engine with ``play``. Clocks are the
+referee's: a move costs the wall time from writing ``genmove`` to the end of the answer.
+
+Every way a game can end is one :class:`~engine.core.Termination` with a one-line reason; when
+an engine is at fault (illegal move, timeout, crash, protocol error, resignation) it loses.
+
+>>> from engine.search import Player
+>>> from protocol.cli import build_engine
+>>> from referee.channel import InProcessChannel
+>>> engines = [InProcessChannel(build_engine(Player(depth=1, seed=1)).respond) for _ in "bw"]
+>>> record = play_game(Setup("loa", max_moves=6), engines, random.Random(1))
+>>> record.result, record.termination.value, len(record.moves)
+('0', 'move_limit', 6)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from engine import COLOUR_NAMES, Game, GameError, Termination, find_game
+
+from .channel import (Channel, ChannelClosed, ChannelError, ChannelTimeout, GtpFailure,
+                      IllFormedAnswer)
+
+DEFAULT_MAX_MOVES = 1000
+DEFAULT_COMMAND_TIMEOUT = 30.0
+_TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
+                          (ChannelClosed, Termination.CRASH),
+                          (IllFormedAnswer, Termination.PROTOCOL_ERROR))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a match shares: the game, its options and size, the clock, the limits.
+
+    ``command_timeout`` bounds the answer to any command other than ``genmove`` (which the
+    clock bounds); it is not charged to the clock.
+    """
+
+    game: str
+    options: Mapping[str, str] = field(default_factory=dict)
+    size: tuple[int, int] | None = None
+    time: float = 60.0
+    increment: float = 0.0
+    max_moves: int = DEFAULT_MAX_MOVES
+    command_timeout: float = DEFAULT_COMMAND_TIMEOUT
+
+    def make_game(self, extra: Mapping[str, str] | None = None) -> Game:
+        """The game with these options (and ``extra`` ones); raises the game's errors."""
+        return find_game(self.game)({**self.options, **(extra or {})}, self.size)
+
+
+@dataclass
+class GameRecord:
+    """How one game went: what the results file and the SGF record are written from."""
+
+    game: Game
+    start_options: dict[str, str]
+    moves: list[str]
+    clocks: list[float]
+    used: list[float]
+    result: str
+    termination: Termination
+    reason: str
+    at_fault: int | None = None
+    stderr: list[str] = field(default_factory=lambda: ["", ""])
+
+
+class Forfeit(Exception):
+    """An engine broke the rules or the protocol; it loses the game."""
+
+    def __init__(self, colour: int, termination: Termination, reason: str) -> None:
+        super().__init__(reason)
+        self.colour = colour
+        self.termination = termination
+        self.reason = reason
+
+
+def one_line(text: str, limit: int = 120) -> str:
+    """``text`` squeezed onto one line of at most ``limit`` characters, for reasons and logs.
+
+    >>> one_line("a\\n  b", 10)
+    'a b'
+    """
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def seconds_text(seconds: float) -> str:
+    """A number of seconds as GTP commands carry it: at most 3 decimals, no trailing zeros.
+
+    >>> seconds_text(30.0), seconds_text(1.23456), seconds_text(-0.5)
+    ('30', '1.235', '0')
+    """
+    return f"{max(0.0, seconds):.3f}".rstrip("0").rstrip(".")
+
+
+def _transport_termination(error: ChannelError) -> Termination:
+    for kind, termination in _TRANSPORT_TERMINATION:
+        if isinstance(error, kind):
+            return termination
+    return Termination.PROTOCOL_ERROR
+
+
+class _Referee:
+    """The state of one game in progress: the position, the clocks, the moves."""
+
+    def __init__(self, setup: Setup, engines: Sequence[Channel], rng: random.Random) -> None:
+        self.setup = setup
+        self.engines = engines
+        game = setup.make_game()
+        self.start_options = game.draw_start(rng)
+        self.game = setup.make_game(self.start_options) if self.start_options else game
+        self.position = self.game.initial_position()
+        self.clocks = [setup.time, setup.time]
+        self.used = [0.0, 0.0]
+        self.moves: list[str] = []
+        self.clock_after_move: list[float] = []
+
+    def ask(self, colour: int, command: str, deadline: float | None = None) -> str:
+        """Send ``command`` to ``colour``'s engine; a transport failure forfeits the game."""
+        if deadline is None:
+            deadline = time.monotonic() + self.setup.command_timeout
+        try:
+            return self.engines[colour].send(command, deadline)
+        except ChannelError as error:
+            raise Forfeit(colour, _transport_termination(error),
+                          f"{COLOUR_NAMES[colour]}: {one_line(str(error))} "
+                          f"(answering {command.split()[0]})") from None
+
+    def ask_or_refuse(self, colour: int, command: str, deadline: float | None = None) -> None:
+        """Send a command the engine must accept: a ``?`` answer forfeits the game."""
+        try:
+            self.ask(colour, command, deadline)
+        except GtpFailure as failure:
+            raise Forfeit(colour, Termination.PROTOCOL_ERROR,
+                          f"{COLOUR_NAMES[colour]} refused {command!r}: {one_line(str(failure))}"
+                          ) from None
+
+    def tell(self, colour: int, command: str) -> None:
+        """Send a command the engine may refuse (clock information): ``?`` is ignored."""
+        try:
+            self.ask(colour, command)
+        except GtpFailure:
+            pass
+
+    def set_up(self, colour: int) -> None:
+        """Select the game, its options and size, the initial position and the clock."""
+        settings = {key: self.game.settings[key]
+                    for key in [*map(str.lower, self.setup.options), *self.start_options]}
+        words = ["set_game", self.game.name, *(f"{key}={value}" for key, value in settings.items())]
+        self.ask_or_refuse(colour, " ".join(words))
+        if self.setup.size is not None:
+            cols, rows = self.setup.size
+            self.ask_or_refuse(colour, f"boardsize {cols}" if cols == rows else f"boardsize {cols} {rows}")
+        self.ask_or_refuse(colour, "clear_board")
+        self.tell(colour, f"time_settings {seconds_text(self.setup.time)} 0 0")
+
+    def next_move(self) -> None:
+        """Ask the side to move for its move, check it, play it, pass it on."""
+        position = self.position
+        colour = position.to_move
+        name = COLOUR_NAMES[colour]
+        self.tell(colour, f"time_left {name} {seconds_text(self.clocks[colour])} 0")
+        start = time.monotonic()
+        try:
+            answer = self.ask(colour, f"genmove {name}", start + self.clocks[colour])
+        except GtpFailure as failure:
+            raise Forfeit(colour, Termination.PROTOCOL_ERROR,
+                          f"{name} answered genmove with a failure: {one_line(str(failure))}") from None
+        finally:
+            self.charge(colour, time.monotonic() - start)
+        if self.clocks[colour] < 0:
+            raise Forfeit(colour, Termination.TIMEOUT, f"{name} ran out of time")
+        if answer.lower() == "resign":
+            raise Forfeit(colour, Termination.RESIGN, f"{name} resigned")
+        try:
+            move = position.parse_move(answer)
+        except GameError as error:
+            raise Forfeit(colour, Termination.ILLEGAL_MOVE,
+                          f"{name} played {one_line(answer, 40)!r}: {one_line(str(error))}") from None
+        text = position.move_text(move)
+        position.play(move)
+        self.moves.append(text)
+        self.clocks[colour] += self.setup.increment
+        self.clock_after_move.append(self.clocks[colour])
+        if position.outcome is None:
+            self.ask_or_refuse(1 - colour, f"play {name} {text}")
+
+    def charge(self, colour: int, seconds: float) -> None:
+        self.clocks[colour] -= seconds
+        self.used[colour] += seconds
+
+    def run(self) -> GameRecord:
+        """Play the game to its end and say how it ended."""
+        try:
+            for colour in (self.game.first_player, 1 - self.game.first_player):
+                self.set_up(colour)
+            while self.position.outcome is None and len(self.moves) < self.setup.max_moves:
+                self.next_move()
+        except Forfeit as forfeit:
+            return self.record(("W+", "B+")[forfeit.colour], forfeit.termination, forfeit.reason,
+                               forfeit.colour)
+        outcome = self.position.outcome
+        if outcome is None:
+            return self.record("0", Termination.MOVE_LIMIT,
+                               f"no result after {self.setup.max_moves} plies")
+        return self.record(outcome.result, outcome.termination, one_line(outcome.reason))
+
+    def record(self, result: str, termination: Termination, reason: str,
+               at_fault: int | None = None) -> GameRecord:
+        return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,
+                          [round(seconds, 3) for seconds in self.used], result, termination,
+                          reason, at_fault, [engine.stderr_tail for engine in self.engines])
+
+
+def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random) -> GameRecord:
+    """Referee one game: ``engines[0]`` plays black, ``engines[1]`` white; ``rng`` draws the
+    random start, if the game has one. The channels are left open for the caller."""
+    return _Referee(setup, engines, rng).run()

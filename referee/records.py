@@ -1,0 +1,186 @@
+"""What a match leaves on disk: ``results.jsonl``, one SGF file per game, and ``match.json``.
+
+``results.jsonl`` has one JSON object per finished game (SPEC 3.3, plus a few more fields),
+appended and flushed as each game ends; it is the record of which games are finished, so the
+SGF file of a game is written first. Running the match again with the same folder resumes it:
+:class:`ResultsFile` reads the rows back, tolerating a last line cut short by a kill, and the
+match plays only the games without a row. ``match.json`` holds the settings the results depend
+on, so that a resumed match cannot silently mix in games played under other settings.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from engine import COLOUR_NAMES
+
+from .game import GameRecord
+
+RESULTS_NAME = "results.jsonl"
+SETTINGS_NAME = "match.json"
+GAMES_DIR = "games"
+STDERR_IN_ROW = 2000
+# SGF's number for a game (GM); games it does not number are written with their own name.
+SGF_GAME_NUMBERS = {"loa": 9}
+
+
+class SettingsMismatch(ValueError):
+    """The output folder holds a match played with other settings."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One engine as the match knows it: its 1-based place on the command line, its name."""
+
+    index: int
+    name: str
+
+
+def result_row(game_no: int, record: GameRecord, black: Entrant, white: Entrant,
+               seed: int) -> dict[str, Any]:
+    """The ``results.jsonl`` row of a finished game."""
+    return {
+        "game_no": game_no, "game": record.game.name,
+        "black": black.name, "white": white.name,
+        "black_index": black.index, "white_index": white.index,
+        "result": record.result, "termination": record.termination.value,
+        "reason": record.reason, "moves": record.moves, "plies": len(record.moves),
+        "black_time": record.used[0], "white_time": record.used[1],
+        "options": dict(record.game.settings), "start_options": record.start_options,
+        "size": list(record.game.size) if record.game.size else None,
+        "at_fault": None if record.at_fault is None else COLOUR_NAMES[record.at_fault],
+        "seed": seed,
+        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "black_stderr": record.stderr[0][-STDERR_IN_ROW:],
+        "white_stderr": record.stderr[1][-STDERR_IN_ROW:],
+    }
+
+
+def _sgf_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def sgf_text(row: Mapping[str, Any], clocks: list[float] | None = None) -> str:
+    """The SGF record of a game from its results row: a root node with the players, result
+    and rules, then one node per move holding our move text (``B[b1-b3]``), with the time left
+    (``BL``/``WL``) when ``clocks`` gives it; the termination reason is the last node's comment.
+
+    >>> row = {"game": "loa", "game_no": 1, "black": "a", "white": "b", "result": "B+",
+    ...        "termination": "resign", "reason": "white resigned", "moves": ["b1-b3"],
+    ...        "size": [8, 8], "options": {}, "first_player": "black"}
+    >>> sgf_text(row)
+    '(;FF[4]CA[UTF-8]GM[9]AP[olympiad-referee]SZ[8]GN[loa game 1]PB[a]PW[b]RE[B+]\\n;B[b1-b3]C[resign: white resigned])\\n'
+    """
+    root = ["FF[4]", "CA[UTF-8]", f"GM[{SGF_GAME_NUMBERS.get(row['game'], row['game'])}]",
+            "AP[olympiad-referee]"]
+    if row.get("size"):
+        cols, rows = row["size"]
+        root.append(f"SZ[{cols}]" if cols == rows else f"SZ[{cols}:{rows}]")
+    root.append(f"GN[{_sgf_escape(row['game'])} game {row['game_no']}]")
+    if row.get("finished"):
+        root.append(f"DT[{row['finished'][:10]}]")
+    root += [f"PB[{_sgf_escape(row['black'])}]", f"PW[{_sgf_escape(row['white'])}]",
+             f"RE[{row['result']}]"]
+    settings = " ".join(f"{key}={value}" for key, value in row.get("options", {}).items())
+    if settings:
+        root.append(f"GC[{_sgf_escape('options: ' + settings)}]")
+    nodes = [";" + "".join(root)]
+    colour = 0 if row["first_player"] == "black" else 1
+    for ply, move in enumerate(row["moves"]):
+        letter = "BW"[colour]
+        node = f";{letter}[{_sgf_escape(move)}]"
+        if clocks:
+            node += f"{letter}L[{max(0.0, clocks[ply]):.3f}]"
+        nodes.append(node)
+        colour ^= 1
+    nodes[-1] += f"C[{_sgf_escape(row['termination'] + ': ' + row['reason'])}]"
+    return "(" + "\n".join(nodes) + ")\n"
+
+
+def sgf_path(out: Path, game_no: int) -> Path:
+    return out / GAMES_DIR / f"game-{game_no:04d}.sgf"
+
+
+class ResultsFile:
+    """``results.jsonl`` of one output folder: the rows already there, and appending more.
+
+    A last line without its newline (the run was killed while writing it) is dropped from the
+    file; so is any line that is not a JSON object with a ``game_no``.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.rows: dict[int, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+        kept = []
+        if path.exists():
+            for line in path.read_bytes().split(b"\n")[:-1]:
+                row = _read_row(line)
+                if row is not None:
+                    self.rows[row["game_no"]] = row
+                    kept.append(line + b"\n")
+            path.write_bytes(b"".join(kept))
+        self._file = path.open("a", encoding="utf-8")
+
+    def append(self, row: dict[str, Any]) -> None:
+        """Add the row of a finished game and flush it to the operating system at once."""
+        with self._lock:
+            self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self._file.flush()
+            self.rows[row["game_no"]] = row
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _read_row(line: bytes) -> dict[str, Any] | None:
+    try:
+        row = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(row, dict) and isinstance(row.get("game_no"), int):
+        return row
+    return None
+
+
+def save_game(out: Path, results: ResultsFile, row: dict[str, Any],
+              clocks: list[float] | None = None, first_player: str = "black") -> None:
+    """Write a finished game: its SGF file first, then its results row (the commit mark)."""
+    path = sgf_path(out, row["game_no"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(sgf_text({**row, "first_player": first_player}, clocks), encoding="utf-8")
+    os.replace(temporary, path)
+    results.append(row)
+
+
+def check_settings(out: Path, settings: Mapping[str, Any],
+                   defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """Compare ``settings`` with the ones saved in ``out`` and return the saved ones; raises
+    :class:`SettingsMismatch` naming the first difference.
+
+    A key whose value is ``None`` in ``settings`` is taken from the saved ones (the seed, when
+    the command line gives none); in a new folder, from ``defaults``, and the result is saved.
+    """
+    path = out / SETTINGS_NAME
+    if not path.exists():
+        fresh = {key: defaults.get(key) if value is None else value
+                 for key, value in settings.items()}
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(fresh, indent=2) + "\n", encoding="utf-8")
+        return fresh
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        raise SettingsMismatch(f"{path} is not readable JSON") from None
+    for key, value in settings.items():
+        if value is not None and saved.get(key) != value:
+            raise SettingsMismatch(f"{out} holds a match with {key} {saved.get(key)!r}, "
+                                   f"not {value!r} (use another --out)")
+    return saved
