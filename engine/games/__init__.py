@@ -1,6 +1,8 @@
 """The game modules; importing this package registers each of them, in this order."""
 
 from . import loa  # noqa: F401
+from . import breakthrough  # noqa: F401
+from . import knightthrough  # noqa: F401
 from . import clobber  # noqa: F401
 from . import domineering  # noqa: F401
 from . import surakarta  # noqa: F401

@@ -1,0 +1,293 @@
+"""What Breakthrough and Knightthrough share: the race to the far rank (SPEC 2.2-2.3).
+
+Both games start with white on ranks 1-2 and black on the top two ranks, white moving first.
+Pieces only move forward (white up the board, black down), each game by its own fixed steps;
+a player wins on reaching the far rank or when the opponent has no piece left, and a player with
+no legal move loses.
+
+Representation: one integer bitboard per colour, bit ``rank * cols + file`` (the square
+numbering of :mod:`engine.grid`), on any board up to 26x26. A move is the integer
+``origin << 10 | target``. A game module only declares its steps (as ``(ranks forward, files
+sideways)`` pairs, and which of them may capture); :class:`Board` turns them into shift amounts
+and origin masks once per board size, and the one generator here applies them with a shift per
+step to every piece at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar
+
+from ..core import BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position, Termination
+from ..grid import from_to_text, parse_from_to, parse_square, render, square_name
+
+MOVE_BITS = 10  # enough for the 676 squares of a 26x26 board
+TARGET_MASK = (1 << MOVE_BITS) - 1
+# The move from ``target - shift`` to ``target`` is
+# ``target * TARGET_WEIGHT - (shift << MOVE_BITS)``.
+TARGET_WEIGHT = (1 << MOVE_BITS) + 1
+
+SURE_WIN = 100_000  # the evaluation of a race decided in the next move or two
+
+Step = tuple[int, int]  # (ranks forward, files sideways; positive towards the h-file)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The masks of one board size, built once per size by :func:`board`.
+
+    ``progress[colour][r]`` is the rank ``r`` ranks away from that colour's home rank, so
+    ``progress[colour][-1]`` is its goal and ``progress[colour][-2]`` the rank just before it.
+    """
+
+    cols: int
+    rows: int
+    full: int
+    ranks: tuple[int, ...]
+    files: tuple[int, ...]
+    progress: tuple[tuple[int, ...], tuple[int, ...]]
+    start: tuple[int, int]
+
+    def sideways_room(self, files: int) -> int:
+        """The squares from which a step of ``files`` files sideways stays on the board."""
+        if files >= 0:
+            return sum(self.files[: self.cols - files])
+        return sum(self.files[-files:])
+
+
+@lru_cache(maxsize=None)
+def board(cols: int, rows: int) -> Board:
+    """The (cached) masks of a ``cols`` x ``rows`` board."""
+    rank_mask = sum(1 << file for file in range(cols))
+    ranks = tuple(rank_mask << (rank * cols) for rank in range(rows))
+    files = tuple(sum(1 << (rank * cols + file) for rank in range(rows)) for file in range(cols))
+    progress = [(), ()]
+    progress[WHITE], progress[BLACK] = ranks, ranks[::-1]
+    start = [0, 0]
+    start[WHITE], start[BLACK] = ranks[0] | ranks[1], ranks[-1] | ranks[-2]
+    return Board(cols, rows, (1 << (cols * rows)) - 1, ranks, files, tuple(progress), tuple(start))
+
+
+@lru_cache(maxsize=None)
+def step_shifts(cols: int, rows: int, steps: tuple[Step, ...], captures: tuple[Step, ...]):
+    """For each colour, every step as (shift, origin mask, may capture): white's targets are
+    ``(own & mask) << shift``, black's ``(own & mask) >> shift``."""
+    room = board(cols, rows).sideways_room
+    table = [(), ()]
+    table[WHITE] = tuple((ranks * cols + files, room(files), (ranks, files) in captures)
+                         for ranks, files in steps)
+    table[BLACK] = tuple((ranks * cols - files, room(files), (ranks, files) in captures)
+                         for ranks, files in steps)
+    return tuple(table)
+
+
+class RaceGame(Game):
+    """The facts both games share: 8x8 by default, white first."""
+
+    first_player = WHITE
+    default_size = (8, 8)
+
+
+class RacePosition(Position):
+    """A position of a race game: two bitboards and the side to move.
+
+    Subclasses declare ``steps`` (every step a piece may make), ``capture_steps`` (the steps
+    that may land on an opponent piece; the others need an empty square), and the texts
+    ``step_rule`` and ``capture_rule`` used in error messages.
+    """
+
+    has_evaluation = True
+    steps: ClassVar[tuple[Step, ...]]
+    capture_steps: ClassVar[tuple[Step, ...]]
+    step_rule: ClassVar[str]
+    capture_rule: ClassVar[str] = ""
+
+    def __init__(self, game: Game, black: int | None = None, white: int | None = None,
+                 to_move: int = WHITE) -> None:
+        super().__init__(game)
+        self.board = board(game.cols, game.rows)
+        self.shifts = step_shifts(game.cols, game.rows, self.steps, self.capture_steps)
+        self.pieces = [self.board.start[BLACK] if black is None else black,
+                       self.board.start[WHITE] if white is None else white]
+        self.to_move = to_move
+        self._start()
+
+    @classmethod
+    def setup(cls, game: Game, black: str, white: str, to_move: int = WHITE) -> RacePosition:
+        """A position of ``game`` with pieces on the named squares (``"a7 b7"``), for tests and
+        analysis."""
+        def bits(names: str) -> int:
+            return sum(1 << parse_square(name, game.cols, game.rows) for name in names.split())
+
+        return cls(game, bits(black), bits(white), to_move)
+
+    def _copy_state(self, other: RacePosition) -> None:
+        other.pieces = list(self.pieces)
+
+    def _generate(self) -> list[int]:
+        own = self.pieces[self.to_move]
+        free = self.board.full ^ own
+        empty = free ^ self.pieces[self.to_move ^ 1]
+        moves = []
+        append = moves.append
+        if self.to_move == WHITE:
+            for shift, origins, captures in self.shifts[WHITE]:
+                targets = ((own & origins) << shift) & (free if captures else empty)
+                offset = shift << MOVE_BITS
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    append((low.bit_length() - 1) * TARGET_WEIGHT - offset)
+        else:
+            for shift, origins, captures in self.shifts[BLACK]:
+                targets = ((own & origins) >> shift) & (free if captures else empty)
+                offset = shift << MOVE_BITS
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    append((low.bit_length() - 1) * TARGET_WEIGHT + offset)
+        return moves
+
+    def _can_move(self, colour: int) -> bool:
+        """Whether ``colour`` has a legal move (the same shifts as :meth:`_generate`)."""
+        own = self.pieces[colour]
+        free = self.board.full ^ own
+        empty = free ^ self.pieces[colour ^ 1]
+        if colour == WHITE:
+            return any(((own & origins) << shift) & (free if captures else empty)
+                       for shift, origins, captures in self.shifts[WHITE])
+        return any(((own & origins) >> shift) & (free if captures else empty)
+                   for shift, origins, captures in self.shifts[BLACK])
+
+    def _apply(self, move: int) -> bool:
+        target = 1 << (move & TARGET_MASK)
+        self.pieces[self.to_move] ^= (1 << (move >> MOVE_BITS)) | target
+        opponent = self.pieces[self.to_move ^ 1]
+        if opponent & target:
+            self.pieces[self.to_move ^ 1] = opponent ^ target
+            return True
+        return False
+
+    def _revert(self, move: int, captured: bool) -> None:
+        target = 1 << (move & TARGET_MASK)
+        self.pieces[self.to_move] ^= (1 << (move >> MOVE_BITS)) | target
+        if captured:
+            self.pieces[self.to_move ^ 1] |= target
+
+    def _judge(self, move) -> Outcome | None:
+        mover = self.to_move ^ 1
+        # At the start (move None) both sides are looked at, the side not to move first.
+        for colour in ((mover,) if move is not None else (mover, self.to_move)):
+            if self.pieces[colour] & self.board.progress[colour][-1]:
+                goal = 1 if colour == BLACK else self.board.rows
+                return Outcome(colour, Termination.NORMAL,
+                               f"{COLOUR_NAMES[colour]} reached rank {goal}")
+            if not self.pieces[colour ^ 1]:
+                return Outcome(colour, Termination.NORMAL,
+                               f"{COLOUR_NAMES[colour ^ 1]} has no pieces left")
+        if not self._can_move(self.to_move):
+            return Outcome(mover, Termination.NORMAL,
+                           f"{COLOUR_NAMES[self.to_move]} has no legal move")
+        return None
+
+    def move_text(self, move: int) -> str:
+        target = move & TARGET_MASK
+        capture = bool(self.pieces[self.to_move ^ 1] >> target & 1)
+        return from_to_text(move >> MOVE_BITS, target, capture, self.board.cols)
+
+    def parse_move(self, text: str) -> int:
+        origin, target = parse_from_to(text, self.board.cols, self.board.rows)
+        move = origin << MOVE_BITS | target
+        if move in self.legal_moves():
+            return move
+        raise IllegalMoveError(f"{text.strip().lower()}: {self._why_illegal(origin, target)}")
+
+    def _why_illegal(self, origin: int, target: int) -> str:
+        """One line saying why a from-to move is not legal, for the error message."""
+        if self.outcome is not None:
+            return "the game is over"
+        cols = self.board.cols
+        own = self.pieces[self.to_move]
+        if not own >> origin & 1:
+            return f"no {COLOUR_NAMES[self.to_move]} piece on {square_name(origin, cols)}"
+        forward = target // cols - origin // cols
+        step = (forward if self.to_move == WHITE else -forward, target % cols - origin % cols)
+        if step not in self.steps:
+            return self.step_rule
+        if own >> target & 1:
+            return "it would land on its own piece"
+        return self.capture_rule  # the only case left: an opponent piece, a step that cannot capture
+
+    def key(self) -> tuple[int, int, int]:
+        return self.pieces[BLACK], self.pieces[WHITE], self.to_move
+
+    def diagram(self) -> str:
+        black, white = self.pieces
+
+        def cell(square: int) -> str:
+            if black >> square & 1:
+                return "X"
+            return "O" if white >> square & 1 else "."
+
+        return render(self.board.cols, self.board.rows, cell,
+                      f"X black, O white; {COLOUR_NAMES[self.to_move]} to move")
+
+    # --- helpers of the evaluations ------------------------------------------------------------
+
+    def _attacks(self, colour: int) -> int:
+        """The squares ``colour`` could capture on with its next move, were an opponent there."""
+        own, full = self.pieces[colour], self.board.full
+        attacked = 0
+        if colour == WHITE:
+            for shift, origins, captures in self.shifts[WHITE]:
+                if captures:
+                    attacked |= (own & origins) << shift
+        else:
+            for shift, origins, captures in self.shifts[BLACK]:
+                if captures:
+                    attacked |= (own & origins) >> shift
+        return attacked & full
+
+    def _runners(self, colour: int) -> int:
+        """The pieces of ``colour`` that can reach their goal with their next move."""
+        own = self.pieces[colour]
+        free = self.board.full ^ own
+        empty = free ^ self.pieces[colour ^ 1]
+        goal = self.board.progress[colour][-1]
+        runners = 0
+        if colour == WHITE:
+            for shift, origins, captures in self.shifts[WHITE]:
+                runners |= (((own & origins) << shift) & goal & (free if captures else empty)) >> shift
+        else:
+            for shift, origins, captures in self.shifts[BLACK]:
+                runners |= (((own & origins) >> shift) & goal & (free if captures else empty)) << shift
+        return runners
+
+    def _race_verdict(self) -> int:
+        """``SURE_WIN`` when the side to move reaches its goal now, ``-SURE_WIN`` when it cannot
+        stop the opponent from reaching its goal next (two runners, or one it cannot capture:
+        pieces only move forward, so capturing is the only defence), else 0."""
+        mover = self.to_move
+        if self._runners(mover):
+            return SURE_WIN
+        runners = self._runners(mover ^ 1)
+        if runners and (runners & (runners - 1) or not runners & self._attacks(mover)):
+            return -SURE_WIN
+        return 0
+
+    def _material_and_advance(self, colour: int, piece: int, advance: tuple[int, ...]) -> int:
+        """``piece`` per piece of ``colour`` plus ``advance[r]`` per piece ``r`` ranks from its
+        home rank."""
+        own = self.pieces[colour]
+        value = piece * own.bit_count()
+        for weight, mask in zip(advance, self.board.progress[colour]):
+            value += weight * (own & mask).bit_count()
+        return value
+
+
+@lru_cache(maxsize=None)
+def advance_weights(rows: int, scale: int, home: int) -> tuple[int, ...]:
+    """Weights of the pieces by ranks from home: ``home`` on the home rank (a defender), then
+    growing with the square of the progress up to ``scale`` on the goal."""
+    return (home,) + tuple(scale * rank * rank // ((rows - 1) ** 2) for rank in range(1, rows))
