@@ -6,3 +6,4 @@ from . import knightthrough  # noqa: F401
 from . import clobber  # noqa: F401
 from . import domineering  # noqa: F401
 from . import surakarta  # noqa: F401
+from . import laocoon  # noqa: F401

@@ -1,0 +1,572 @@
+"""laoCoon (sold as Tor), by Alain Couchot and Bernard Klein (SPEC 2.9; rules/laocoon.txt).
+
+Board: 8x8 spaces, each holding a stack of colour discs (blue, purple, orange, yellow; the top
+disc is the space's colour); every space starts with one disc, in the standard layout of
+SPEC 2.9 or any layout given by the ``layout=`` option. Each side has two rings. White moves
+first.
+
+Placing (four turns: white, black, white, black): a ring goes on an available space (a disc,
+no ring) of a free colour (one the opponent's rings do not stand on): ``d4``. With
+``variant=random`` or ``quick`` black's second placement may add a swap of the discs of two
+spaces of different colours, lower space first: ``e5+a1=h8``.
+
+Moving: a ring steps to one of its 8 neighbours, available and of a free colour; the top disc
+of the space it left goes to the opponent (``quick``: leaves the game); the disc received on
+the opponent's previous move goes on an available space holding exactly one disc of another
+colour: ``d4-e5+c3``. Without a disc to place, or without a space for it (the disc then leaves
+the game), the move is ``d4-e5``. A player who cannot place or step a ring loses.
+
+Representation: per colour, a bitboard of the spaces whose top disc has that colour, a bitboard
+of the spaces holding two discs (stacks never grow taller: discs are only put on spaces with
+exactly one), and per square the top and lower colour for quick look-ups; one ring bitboard
+per side; ``hand``, the colour of the disc the side to move has to place (-1 for none).
+A move is an int: bits 0-5 the ring's new space; when moving, bits 6-11 the space left and bits
+12-18 the space of the placed disc plus one (0: no disc placed); when placing with a swap,
+bits 12-18 the lower swapped space plus one and bits 19-24 the higher one.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError,
+                    OptionError, Outcome, Position, Termination)
+from ..grid import FILES, parse_square, square_name
+from ..registry import register
+
+SIZE = 8
+SQUARES = SIZE * SIZE
+FULL = (1 << SQUARES) - 1
+COLOUR_LETTERS = "bpoy"
+DISC_NAMES = ("blue", "purple", "orange", "yellow")
+NO_DISC = -1
+VARIANTS = ("standard", "random", "quick")
+RINGS_EACH = 2
+DROP_SHIFT = 12
+SWAP_HIGH_SHIFT = 19
+FIELD = 63
+
+
+def _standard_colour(square: int) -> int:
+    """The colour number of a space in the standard layout (SPEC 2.9)."""
+    file, rank = square % SIZE, square // SIZE
+    return (file % 2 + 2 * (rank % 2) + file // 2 + rank // 2) % 4
+
+
+STANDARD_LAYOUT = "".join(COLOUR_LETTERS[_standard_colour(square)] for square in range(SQUARES))
+
+
+def _build_neighbours() -> tuple[int, ...]:
+    """For every space, the bitboard of its up to 8 neighbours."""
+    table = []
+    for square in range(SQUARES):
+        file, rank = square % SIZE, square // SIZE
+        bits = 0
+        for df in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                f, r = file + df, rank + dr
+                if (df or dr) and 0 <= f < SIZE and 0 <= r < SIZE:
+                    bits |= 1 << (r * SIZE + f)
+        table.append(bits)
+    return tuple(table)
+
+
+NEIGHBOURS = _build_neighbours()
+BITS = tuple(1 << square for square in range(SQUARES))
+
+# The whole move: step squares (with -, x or nothing between), then + and a square, or + and
+# two squares joined by = (a swap).
+_MOVE = re.compile(r"([a-z]\d{1,2})(?:[-x]?([a-z]\d{1,2}))?(?:\+([a-z]\d{1,2})(?:=([a-z]\d{1,2}))?)?")
+
+# --- evaluation weights ----------------------------------------------------------------------
+WEIGHT_STEP = 10        # a legal step for one of the side's rings
+WEIGHT_ROOM = 3         # an available neighbour of a ring, whatever its colour
+WEIGHT_STUCK_RING = 40  # a ring without a legal step
+WEIGHT_CONTROL = 4      # a colour the side controls (forbidden to the opponent)
+TEMPO = 5
+
+
+def squares_of(bits: int) -> list[int]:
+    """The squares of a bitboard, lowest first."""
+    squares = []
+    while bits:
+        low = bits & -bits
+        squares.append(low.bit_length() - 1)
+        bits ^= low
+    return squares
+
+
+def layout_from_text(text: str) -> list[int]:
+    """The colour numbers of a ``layout=`` value: 64 letters of ``bpoy`` in any case."""
+    letters = text.strip().lower()
+    if len(letters) != SQUARES or any(letter not in COLOUR_LETTERS for letter in letters):
+        raise OptionError(
+            f"bad layout {text!r} (expected 64 letters of b, p, o, y for a1..h1, a2..h2, ..., h8)")
+    return [COLOUR_LETTERS.index(letter) for letter in letters]
+
+
+def random_layout(rng: random.Random) -> str:
+    """A random layout of the game's 64 discs, 16 of each colour (the random-setup variant)."""
+    letters = list(COLOUR_LETTERS * (SQUARES // 4))
+    rng.shuffle(letters)
+    return "".join(letters)
+
+
+class Laocoon(Game):
+    """laoCoon on the fixed 8x8 board, with its random-setup and quick variants."""
+
+    name = "laocoon"
+    title = "laoCoon"
+    aliases = ("tor",)
+    first_player = WHITE
+    default_size = (SIZE, SIZE)
+    options = {"variant": VARIANTS, "layout": ()}
+    option_defaults = {"layout": STANDARD_LAYOUT}
+    # Discs are handed on, not spent, outside the quick variant: rings can wander forever.
+    may_not_end = True
+
+    def __init__(self, options=None, size=None) -> None:
+        super().__init__(options, size)
+        self.variant = self.settings["variant"]
+        self.layout = layout_from_text(self.settings["layout"])
+        self.swaps = self.variant != "standard"
+        self.hands_on = self.variant != "quick"
+        # Every quick move takes a disc out of the game, so the game ends within 64 moves.
+        self.may_not_end = self.hands_on
+
+    def check_option(self, key: str, value: str) -> str:
+        if key == "layout":
+            layout_from_text(value)
+            return value.strip().lower()
+        return super().check_option(key, value)
+
+    def draw_start(self, rng: random.Random) -> dict[str, str]:
+        """A random layout for the random and quick variants; the standard start is fixed."""
+        if not self.swaps:
+            return {}
+        return {"layout": random_layout(rng)}
+
+    def initial_position(self) -> LaocoonPosition:
+        return LaocoonPosition(self)
+
+
+class LaocoonPosition(Position):
+    """A laoCoon position: disc stacks, rings, the disc in the mover's hand, the side to move."""
+
+    has_evaluation = True
+    typical_plies = 60
+
+    def __init__(self, game: Laocoon, stacks: list[tuple[int, ...]] | None = None,
+                 rings: tuple[int, int] = (0, 0), to_move: int = WHITE,
+                 hand: int = NO_DISC) -> None:
+        super().__init__(game)
+        if stacks is None:
+            stacks = [(colour,) for colour in game.layout]
+        self.colour = [stack[-1] if stack else NO_DISC for stack in stacks]
+        self.lower = [stack[0] if len(stack) == 2 else NO_DISC for stack in stacks]
+        self.top = [0, 0, 0, 0]
+        self.under = [0, 0, 0, 0]
+        for square, stack in enumerate(stacks):
+            if len(stack) > 2:
+                raise ValueError(f"{square_name(square, SIZE)}: a stack holds at most 2 discs")
+            if stack:
+                self.top[stack[-1]] |= BITS[square]
+            if len(stack) == 2:
+                self.under[stack[0]] |= BITS[square]
+        self.rings = list(rings)
+        self.to_move = to_move
+        self.hand = hand
+        self._start()
+
+    @classmethod
+    def from_rows(cls, game: Laocoon, rows: list[str], white: tuple[str, ...] = (),
+                  black: tuple[str, ...] = (), to_move: int = WHITE,
+                  hand: str | None = None) -> LaocoonPosition:
+        """A position from a picture: ``rows`` from rank 8 down to rank 1, each 8 cells
+        separated by spaces, a cell being the discs bottom to top (``po``: orange on purple) or
+        ``.`` for none; ``white``/``black`` name the ring spaces; ``hand`` is the colour letter
+        of the disc the side to move has to place."""
+        if len(rows) != SIZE:
+            raise ValueError(f"expected {SIZE} rows, got {len(rows)}")
+        stacks: list[tuple[int, ...]] = [()] * SQUARES
+        for index, row in enumerate(rows):
+            cells = row.split()
+            if len(cells) != SIZE:
+                raise ValueError(f"row {row!r}: expected {SIZE} cells")
+            rank = SIZE - 1 - index
+            for file, cell in enumerate(cells):
+                stacks[rank * SIZE + file] = tuple(
+                    COLOUR_LETTERS.index(letter) for letter in cell if letter != ".")
+
+        def bits(names: tuple[str, ...]) -> int:
+            return sum(BITS[parse_square(name, SIZE, SIZE)] for name in names)
+
+        rings = [0, 0]
+        rings[WHITE], rings[BLACK] = bits(white), bits(black)
+        colour = NO_DISC if hand is None else COLOUR_LETTERS.index(hand)
+        return cls(game, stacks, (rings[0], rings[1]), to_move, colour)
+
+    def _copy_state(self, other: LaocoonPosition) -> None:
+        other.colour = list(self.colour)
+        other.lower = list(self.lower)
+        other.top = list(self.top)
+        other.under = list(self.under)
+        other.rings = list(self.rings)
+
+    # --- facts of the rules --------------------------------------------------------------------
+
+    @property
+    def placing(self) -> bool:
+        """Whether rings are still being placed."""
+        return (self.rings[0] | self.rings[1]).bit_count() < 2 * RINGS_EACH
+
+    def discs(self) -> int:
+        """The spaces holding at least one disc."""
+        top = self.top
+        return top[0] | top[1] | top[2] | top[3]
+
+    def doubles(self) -> int:
+        """The spaces holding two discs."""
+        under = self.under
+        return under[0] | under[1] | under[2] | under[3]
+
+    def available(self) -> int:
+        """The spaces with a disc and no ring."""
+        return self.discs() & ~(self.rings[0] | self.rings[1])
+
+    def controlled(self, side: int) -> set[int]:
+        """The colours under ``side``'s rings."""
+        return {self.colour[square] for square in squares_of(self.rings[side])}
+
+    def free_spaces(self, side: int) -> int:
+        """The spaces whose colour is free for ``side`` (not under an opponent ring)."""
+        top, colour = self.top, self.colour
+        forbidden = 0
+        rings = self.rings[side ^ 1]
+        while rings:
+            low = rings & -rings
+            forbidden |= top[colour[low.bit_length() - 1]]
+            rings ^= low
+        return self.discs() & ~forbidden
+
+    def steps(self, side: int) -> list[tuple[int, int]]:
+        """Every (from, to) ring step of ``side``: to a neighbouring available space of a
+        colour free for ``side``."""
+        open_spaces = self.available() & self.free_spaces(side)
+        result = []
+        for origin in squares_of(self.rings[side]):
+            for target in squares_of(NEIGHBOURS[origin] & open_spaces):
+                result.append((origin, target))
+        return result
+
+    def drop_spaces(self, origin: int, target: int) -> int:
+        """The spaces where the disc in hand may go after the ring steps from ``origin`` to
+        ``target`` (its top disc given away): available, exactly one disc, another colour."""
+        hand = self.hand
+        if hand == NO_DISC:
+            return 0
+        singles = self.discs() & ~self.doubles() & ~(self.rings[0] | self.rings[1])
+        spaces = singles & ~self.top[hand] & ~BITS[target]
+        if self.lower[origin] not in (NO_DISC, hand):
+            spaces |= BITS[origin]
+        return spaces
+
+    def swapping(self) -> bool:
+        """Whether this turn is black's second placement in a variant that allows a swap."""
+        return (self.game.swaps and self.to_move == BLACK
+                and (self.rings[0] | self.rings[1]).bit_count() == 2 * RINGS_EACH - 1)
+
+    # --- the rule-specific part ----------------------------------------------------------------
+
+    def _generate(self) -> list[int]:
+        if self.placing:
+            return self._placements()
+        hand = self.hand
+        moves = []
+        if hand == NO_DISC:
+            for origin, target in self.steps(self.to_move):
+                moves.append(origin << 6 | target)
+            return moves
+        lower = self.lower
+        shared = self.discs() & ~self.doubles() & ~(self.rings[0] | self.rings[1]) & ~self.top[hand]
+        codes = [(square + 1) << DROP_SHIFT for square in squares_of(shared)]
+        for origin, target in self.steps(self.to_move):
+            step = origin << 6 | target
+            if shared >> target & 1:
+                skipped = (target + 1) << DROP_SHIFT
+                drops = [step | code for code in codes if code != skipped]
+            else:
+                drops = [step | code for code in codes]
+            if lower[origin] != NO_DISC and lower[origin] != hand:
+                drops.append(step | (origin + 1) << DROP_SHIFT)
+            if drops:
+                moves.extend(drops)
+            else:
+                moves.append(step)
+        return moves
+
+    def _placements(self) -> list[int]:
+        """The placements of the side to move, with black's optional swap where allowed."""
+        targets = squares_of(self.available() & self.free_spaces(self.to_move))
+        if not self.swapping():
+            return targets
+        colour = self.colour
+        swaps = [(low + 1) << DROP_SHIFT | high << SWAP_HIGH_SHIFT
+                 for low in range(SQUARES) for high in range(low + 1, SQUARES)
+                 if colour[low] != colour[high]]
+        moves = list(targets)
+        for target in targets:
+            moves.extend([target | swap for swap in swaps])
+        return moves
+
+    def _apply(self, move: int) -> tuple[int, int] | None:
+        mover = self.to_move
+        target = move & FIELD
+        if self.placing:
+            self.rings[mover] |= BITS[target]
+            if move >> DROP_SHIFT:
+                self._swap((move >> DROP_SHIFT & 127) - 1, move >> SWAP_HIGH_SHIFT)
+            return None
+        origin = move >> 6 & FIELD
+        drop = (move >> DROP_SHIFT) - 1
+        self.rings[mover] ^= BITS[origin] | BITS[target]
+        given = self._take(origin)
+        received = self.hand
+        if drop >= 0:
+            self._put(drop, received)
+        self.hand = given if self.game.hands_on else NO_DISC
+        return received, given
+
+    def _revert(self, move: int, undo: tuple[int, int] | None) -> None:
+        """Take back a placement (``undo`` is ``None``) or a ring step with its hand-over."""
+        mover = self.to_move
+        target = move & FIELD
+        if undo is None:
+            if move >> DROP_SHIFT:
+                self._swap((move >> DROP_SHIFT & 127) - 1, move >> SWAP_HIGH_SHIFT)
+            self.rings[mover] ^= BITS[target]
+            return
+        received, given = undo
+        origin = move >> 6 & FIELD
+        drop = (move >> DROP_SHIFT) - 1
+        if drop >= 0:
+            self._take(drop)
+        self._put(origin, given)
+        self.hand = received
+        self.rings[mover] ^= BITS[origin] | BITS[target]
+
+    def _take(self, square: int) -> int:
+        """Remove the top disc of ``square``; return its colour."""
+        bit = BITS[square]
+        colour = self.colour[square]
+        self.top[colour] ^= bit
+        below = self.lower[square]
+        if below == NO_DISC:
+            self.colour[square] = NO_DISC
+        else:
+            self.top[below] |= bit
+            self.under[below] ^= bit
+            self.colour[square] = below
+            self.lower[square] = NO_DISC
+        return colour
+
+    def _put(self, square: int, colour: int) -> None:
+        """Put a disc of ``colour`` on ``square`` (empty or holding one disc)."""
+        bit = BITS[square]
+        below = self.colour[square]
+        if below != NO_DISC:
+            self.top[below] ^= bit
+            self.under[below] |= bit
+            self.lower[square] = below
+        self.top[colour] |= bit
+        self.colour[square] = colour
+
+    def _swap(self, low: int, high: int) -> None:
+        """Exchange the single discs of two spaces of different colours (its own inverse)."""
+        colour = self.colour
+        both = BITS[low] | BITS[high]
+        self.top[colour[low]] ^= both
+        self.top[colour[high]] ^= both
+        colour[low], colour[high] = colour[high], colour[low]
+
+    def _judge(self, move) -> Outcome | None:
+        side = self.to_move
+        if self.placing:
+            if not self.available() & self.free_spaces(side):
+                return Outcome(side ^ 1, Termination.NORMAL,
+                               f"{COLOUR_NAMES[side]} has no space to place a ring")
+            return None
+        if not self.steps(side):
+            return Outcome(side ^ 1, Termination.NORMAL, f"{COLOUR_NAMES[side]} cannot move a ring")
+        return None
+
+    # --- notation ------------------------------------------------------------------------------
+
+    def move_text(self, move: int) -> str:
+        target = square_name(move & FIELD, SIZE)
+        if self.placing:
+            if not move >> DROP_SHIFT:
+                return target
+            low, high = (move >> DROP_SHIFT & 127) - 1, move >> SWAP_HIGH_SHIFT
+            return f"{target}+{square_name(low, SIZE)}={square_name(high, SIZE)}"
+        text = f"{square_name(move >> 6 & FIELD, SIZE)}-{target}"
+        drop = (move >> DROP_SHIFT) - 1
+        return f"{text}+{square_name(drop, SIZE)}" if drop >= 0 else text
+
+    def parse_move(self, text: str) -> int:
+        cleaned = text.strip().lower()
+        match = _MOVE.fullmatch(cleaned)
+        if not match:
+            raise MoveSyntaxError(
+                f"{text!r} is not a laoCoon move (expected a placement like d4 or e5+a1=h8, "
+                "or a step like d4-e5 or d4-e5+c3)")
+        first, second, third, fourth = (
+            None if name is None else parse_square(name, SIZE, SIZE) for name in match.groups())
+        if self.outcome is not None:
+            raise IllegalMoveError(f"{cleaned}: the game is over")
+        if self.placing:
+            move, reason = self._read_placement(first, second, third, fourth)
+        else:
+            move, reason = self._read_step(first, second, third, fourth)
+        if reason:
+            raise IllegalMoveError(f"{cleaned}: {reason}")
+        return move
+
+    def _read_placement(self, target: int, second, low, high) -> tuple[int, str]:
+        """The placement ``target`` with an optional swap of ``low`` and ``high``, and why it is
+        illegal (empty when it is legal)."""
+        if second is not None:
+            return 0, "rings are still being placed: name one space, like d4"
+        reason = self._why_closed(target)
+        if reason:
+            return 0, reason
+        if low is None:
+            return target, ""
+        if high is None:
+            return 0, "a swap names two spaces, like e5+a1=h8"
+        if not self.swapping():
+            if not self.game.swaps:
+                return 0, "the standard variant has no swap"
+            return 0, "only black's second placement may swap two discs"
+        if low == high:
+            return 0, "a swap needs two different spaces"
+        low, high = min(low, high), max(low, high)
+        if self.colour[low] == self.colour[high]:
+            return 0, (f"{square_name(low, SIZE)} and {square_name(high, SIZE)} are both "
+                       f"{DISC_NAMES[self.colour[low]]}: a swap needs two colours")
+        return target | (low + 1) << DROP_SHIFT | high << SWAP_HIGH_SHIFT, ""
+
+    def _read_step(self, origin: int, target, drop, swap) -> tuple[int, str]:
+        """The ring step ``origin``-``target`` with the disc put on ``drop``, and why it is
+        illegal (empty when it is legal)."""
+        side = COLOUR_NAMES[self.to_move]
+        if target is None:
+            return 0, "every ring is placed: move a ring, like d4-e5"
+        if swap is not None:
+            return 0, "only black's second placement may swap two discs"
+        if not self.rings[self.to_move] >> origin & 1:
+            return 0, f"no {side} ring on {square_name(origin, SIZE)}"
+        if not NEIGHBOURS[origin] >> target & 1:
+            return 0, f"{square_name(target, SIZE)} is not next to {square_name(origin, SIZE)}"
+        reason = self._why_closed(target)
+        if reason:
+            return 0, reason
+        step = origin << 6 | target
+        spaces = self.drop_spaces(origin, target)
+        if drop is None:
+            if spaces:
+                return 0, (f"{side} must place the received {DISC_NAMES[self.hand]} disc, like "
+                           f"{self.move_text(step)}+{square_name(squares_of(spaces)[0], SIZE)}")
+            return step, ""
+        if self.hand == NO_DISC:
+            return 0, f"{side} has no disc to place"
+        if not spaces >> drop & 1:
+            return 0, self._why_no_drop(origin, target, drop)
+        return step | (drop + 1) << DROP_SHIFT, ""
+
+    def _why_closed(self, square: int) -> str:
+        """Why the side to move may not bring a ring to ``square`` (empty when it may)."""
+        name = square_name(square, SIZE)
+        if (self.rings[0] | self.rings[1]) >> square & 1:
+            return f"{name} has a ring"
+        colour = self.colour[square]
+        if colour == NO_DISC:
+            return f"{name} has no disc"
+        if colour in self.controlled(self.to_move ^ 1):
+            return (f"the colour {DISC_NAMES[colour]} is controlled by "
+                    f"{COLOUR_NAMES[self.to_move ^ 1]}")
+        return ""
+
+    def _why_no_drop(self, origin: int, target: int, drop: int) -> str:
+        """Why the disc in hand may not go on ``drop`` after the step ``origin``-``target``."""
+        name = square_name(drop, SIZE)
+        if drop == target or drop != origin and (self.rings[0] | self.rings[1]) >> drop & 1:
+            return f"{name} has a ring"
+        stack = (self.lower[drop], self.colour[drop])
+        if drop == origin:
+            stack = (NO_DISC, self.lower[origin])
+        if stack[1] == NO_DISC:
+            return f"{name} has no disc" + (" left" if drop == origin else "")
+        if stack[0] != NO_DISC:
+            return f"{name} already holds 2 discs"
+        return f"{name} is already {DISC_NAMES[self.hand]}"
+
+    def key(self) -> tuple:
+        return (*self.top, *self.under, self.rings[0], self.rings[1], self.hand, self.to_move)
+
+    # --- evaluation ----------------------------------------------------------------------------
+
+    def evaluate(self) -> int:
+        """Ring mobility and room of the side to move minus the opponent's: a player loses
+        when no ring can step, so steps now and available spaces around (whose colours may
+        change) are what counts; a stuck ring is a heavy liability."""
+        available = self.available()
+        mover = self.to_move
+        return (TEMPO + self._side_value(mover, available)
+                - self._side_value(mover ^ 1, available))
+
+    def _side_value(self, side: int, available: int) -> int:
+        open_spaces = available & self.free_spaces(side)
+        value = WEIGHT_CONTROL * len(self.controlled(side))
+        for ring in squares_of(self.rings[side]):
+            near = NEIGHBOURS[ring]
+            steps = (near & open_spaces).bit_count()
+            value += (WEIGHT_STEP * steps + WEIGHT_ROOM * (near & available).bit_count()
+                      - (0 if steps else WEIGHT_STUCK_RING))
+        return value
+
+    # --- picture -------------------------------------------------------------------------------
+
+    def diagram(self) -> str:
+        """The board with each space as ring, top colour and stack height (``Xo2``: a black
+        ring on two discs, orange on top), then the variant, the discs in hand and control."""
+        white, black = self.rings[WHITE], self.rings[BLACK]
+        files = "   " + "".join(f" {FILES[file]}  " for file in range(SIZE))
+        lines = [files]
+        for rank in range(SIZE - 1, -1, -1):
+            cells = []
+            for square in range(rank * SIZE, rank * SIZE + SIZE):
+                ring = "O" if white >> square & 1 else "X" if black >> square & 1 else " "
+                colour = self.colour[square]
+                if colour == NO_DISC:
+                    cells.append(f"{ring}. ")
+                else:
+                    height = 1 if self.lower[square] == NO_DISC else 2
+                    cells.append(f"{ring}{COLOUR_LETTERS[colour]}{height}")
+            lines.append(f"{rank + 1}  {' '.join(cells)}  {rank + 1}")
+        lines.append(files)
+        lines.append("b blue, p purple, o orange, y yellow: top disc, then the number of discs;"
+                     " . no disc; O white ring, X black ring")
+        phase = "placing rings" if self.placing else "moving rings"
+        lines.append(f"variant {self.game.variant}; {phase}; {COLOUR_NAMES[self.to_move]} to move")
+        hand = "none" if self.hand == NO_DISC else DISC_NAMES[self.hand]
+        lines.append(f"disc to place: {COLOUR_NAMES[self.to_move]} {hand}, "
+                     f"{COLOUR_NAMES[self.to_move ^ 1]} none")
+        for side in (WHITE, BLACK):
+            names = ", ".join(DISC_NAMES[colour] for colour in sorted(self.controlled(side)))
+            lines.append(f"{COLOUR_NAMES[side]} controls: {names or 'nothing'}")
+        return "\n".join(lines)
+
+
+register(Laocoon)
