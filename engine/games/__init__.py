@@ -5,5 +5,7 @@ from . import breakthrough  # noqa: F401
 from . import knightthrough  # noqa: F401
 from . import clobber  # noqa: F401
 from . import domineering  # noqa: F401
+from . import kolem  # noqa: F401
+from . import argon  # noqa: F401
 from . import surakarta  # noqa: F401
 from . import laocoon  # noqa: F401
