@@ -43,10 +43,8 @@ NO_PROGRESS_PLIES = 50
 # to the first point of the next (and the last line back to the first).
 INNER_LINES = ("b1 b2 b3 b4 b5 b6", "a5 b5 c5 d5 e5 f5", "e6 e5 e4 e3 e2 e1", "f2 e2 d2 c2 b2 a2")
 OUTER_LINES = ("c1 c2 c3 c4 c5 c6", "a4 b4 c4 d4 e4 f4", "d6 d5 d4 d3 d2 d1", "f3 e3 d3 c3 b3 a3")
-CIRCUIT_NAMES = ("inner", "outer")
 LENGTH = 24
 ENTRY_MASK = (1 << LENGTH) - 1
-LOOP_STARTS = (0, 6, 12, 18)
 
 
 def _circuit(lines: tuple[str, ...]) -> tuple[tuple[int, bool], ...]:
@@ -57,8 +55,6 @@ def _circuit(lines: tuple[str, ...]) -> tuple[tuple[int, bool], ...]:
 
 
 CIRCUITS = (_circuit(INNER_LINES), _circuit(OUTER_LINES))
-assert all(len(circuit) == LENGTH and sum(loop for _, loop in circuit) == len(LOOP_STARTS)
-           and all(circuit[start][1] for start in LOOP_STARTS) for circuit in CIRCUITS)
 
 
 def _chunk_tables(circuit) -> tuple[tuple[int, ...], ...]:
@@ -70,30 +66,33 @@ def _chunk_tables(circuit) -> tuple[tuple[int, ...], ...]:
     tables = []
     for chunk in range(3):
         table = [0] * 4096
-        for bit in range(12):
-            entries = entries_of[chunk * 12 + bit]
-            step = 1 << bit
-            for value in range(step, 4096, 2 * step):
-                for filled in range(value, value + step):
-                    table[filled] |= entries
+        for value in range(1, 4096):
+            low = value & -value
+            table[value] = table[value ^ low] | entries_of[chunk * 12 + low.bit_length() - 1]
         tables.append(tuple(table))
     return tuple(tables)
 
 
 def _windows(circuit):
-    """For each loop: the point at each entry of the string rotated to start just after the
-    loop, and for each point the mask of its entries in that rotated string."""
-    points, masks = [], []
-    for start in LOOP_STARTS:
-        order = [circuit[(start + i) % LENGTH][0] for i in range(LENGTH)]
-        points.append(tuple(order))
-        masks.append(tuple(sum(1 << i for i, point in enumerate(order) if point == p)
-                           for p in range(SIZE * SIZE)))
-    return tuple(points), tuple(masks)
+    """For each loop, the circuit's string seen from just after it: the entry where the
+    rotated string starts, the point at each rotated entry, and for each point the mask of
+    its entries in the rotated string."""
+    windows = []
+    for start, (_, loop) in enumerate(circuit):
+        if loop:
+            order = tuple(circuit[(start + i) % LENGTH][0] for i in range(LENGTH))
+            masks = tuple(sum(1 << i for i, point in enumerate(order) if point == p)
+                          for p in range(SIZE * SIZE))
+            windows.append((start, order, masks))
+    return tuple(windows)
 
 
 CHUNKS = tuple(_chunk_tables(circuit) for circuit in CIRCUITS)
-WINDOWS = tuple(_windows(circuit) for circuit in CIRCUITS)
+# Per circuit: its three chunk tables, then its loops as :func:`_windows` gives them.
+CAPTURE_TABLES = tuple((*chunks, _windows(circuit)) for chunks, circuit in zip(CHUNKS, CIRCUITS))
+# Multiplying a 24-bit string by this writes it twice in a row, so that any rotation of it is
+# a shift and a mask.
+TWICE = 1 << LENGTH | 1
 # One step in each of the 8 directions: (shift, points a shifted piece may land on). A shift to
 # the east or west must not wrap round to the other edge.
 STEPS_UP = ((1, NOT_FILE_A), (SIZE, FULL), (SIZE + 1, NOT_FILE_A), (SIZE - 1, NOT_FILE_F))
@@ -115,6 +114,22 @@ def neighbours(bits: int) -> int:
     return (grown | ((grown << 1) & NOT_FILE_A) | ((grown >> 1) & NOT_FILE_F)) & FULL
 
 
+def _step_moves(point: int) -> dict[int, tuple[int, ...]]:
+    """The step moves from ``point`` for every set of its neighbours that may be empty."""
+    around = STEP_TARGETS[point]
+    table, subset = {}, around
+    while True:
+        table[subset] = tuple(point << 6 | target for target in range(SIZE * SIZE)
+                              if subset >> target & 1)
+        if not subset:
+            return table
+        subset = (subset - 1) & around
+
+
+STEP_TARGETS = tuple(neighbours(1 << point) ^ (1 << point) for point in range(SIZE * SIZE))
+STEP_MOVES = tuple(_step_moves(point) for point in range(SIZE * SIZE))
+
+
 def circuit_string(circuit: int, bits: int) -> int:
     """The points of ``bits`` as the circuit's 24-bit string of entries."""
     low, middle, high = CHUNKS[circuit]
@@ -126,8 +141,7 @@ def captures(own: int, opponent: int) -> set[int]:
     ``opponent``, each once however many routes reach it."""
     found = set()
     occupied = own | opponent
-    for circuit in (0, 1):
-        low, middle, high = CHUNKS[circuit]
+    for low, middle, high, loops in CAPTURE_TABLES:
         own_string = low[own & 4095] | middle[own >> 12 & 4095] | high[own >> 24]
         if not own_string:
             continue
@@ -135,18 +149,16 @@ def captures(own: int, opponent: int) -> set[int]:
                            | high[occupied >> 24])
         if occupied_string == own_string:
             continue
-        own_twice = own_string | own_string << LENGTH
-        occupied_twice = occupied_string | occupied_string << LENGTH
-        points, masks = WINDOWS[circuit]
-        for loop, start in enumerate(LOOP_STARTS):
+        own_twice = own_string * TWICE
+        occupied_twice = occupied_string * TWICE
+        for start, order, masks in loops:
             window = occupied_twice >> start & ENTRY_MASK
             own_window = own_twice >> start & ENTRY_MASK
-            order = points[loop]
             # Forward through the loop: the last piece before it, onto the first beyond it.
             last = window.bit_length() - 1
             if own_window >> last & 1:
                 mover = order[last]
-                rest = window & ~masks[loop][mover]
+                rest = window & ~masks[mover]
                 first = rest & -rest
                 if first and not own_window & first:
                     found.add(mover << 6 | order[first.bit_length() - 1])
@@ -154,7 +166,7 @@ def captures(own: int, opponent: int) -> set[int]:
             first = window & -window
             if own_window & first:
                 mover = order[first.bit_length() - 1]
-                rest = window & ~masks[loop][mover]
+                rest = window & ~masks[mover]
                 if rest:
                     last = rest.bit_length() - 1
                     if not own_window >> last & 1:
@@ -216,22 +228,12 @@ class SurakartaPosition(Position):
         opponent = self.pieces[self.to_move ^ 1]
         empty = FULL ^ (own | opponent)
         moves = list(captures(own, opponent))
-        for shift, allowed in STEPS_UP:
-            targets = (own << shift) & allowed & empty
-            back = shift << 6
-            while targets:
-                low = targets & -targets
-                targets ^= low
-                target = low.bit_length() - 1
-                moves.append((target << 6 | target) - back)
-        for shift, allowed in STEPS_DOWN:
-            targets = (own >> shift) & allowed & empty
-            ahead = shift << 6
-            while targets:
-                low = targets & -targets
-                targets ^= low
-                target = low.bit_length() - 1
-                moves.append((target << 6 | target) + ahead)
+        remaining = own
+        while remaining:
+            low = remaining & -remaining
+            remaining ^= low
+            origin = low.bit_length() - 1
+            moves += STEP_MOVES[origin][STEP_TARGETS[origin] & empty]
         return moves
 
     def _apply(self, move: int) -> tuple[bool, int]:

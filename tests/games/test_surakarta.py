@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Termination, find_game
-from engine.games.surakarta import SurakartaPosition
+from engine.games.surakarta import CIRCUITS, SurakartaPosition
 
 from ..playouts import check_position
 
@@ -413,3 +413,23 @@ def test_golden_perft_agrees_with_the_reference_walk():
 
     start = find_game("surakarta")().initial_position()
     assert [reference_perft(start, depth) for depth in (1, 2, 3)] == [16, 256, 5382]
+
+
+def test_each_circuit_is_one_closed_path_with_its_four_loops_and_crossings():
+    def names(points):
+        return {FILES[p % 6] + str(p // 6 + 1) for p in points}
+
+    expected = {0: ({"a2 b1", "e1 f2", "a5 b6", "e6 f5"}, {"b2", "b5", "e2", "e5"}),
+                1: ({"a3 c1", "d1 f3", "a4 c6", "d6 f4"}, {"c3", "c4", "d3", "d4"})}
+    for index, circuit in enumerate(CIRCUITS):
+        assert len(circuit) == 24
+        loops = {" ".join(sorted(names([circuit[i - 1][0], circuit[i][0]])))
+                 for i in range(24) if circuit[i][1]}
+        points = [point for point, _ in circuit]
+        twice = names(p for p in set(points) if points.count(p) == 2)
+        assert (loops, twice) == expected[index]
+        # Consecutive entries without a loop between them are neighbours on a straight line.
+        for i in range(24):
+            if not circuit[i][1]:
+                a, b = circuit[i - 1][0], circuit[i][0]
+                assert abs(a % 6 - b % 6) + abs(a // 6 - b // 6) == 1
