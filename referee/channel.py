@@ -32,6 +32,8 @@ from typing import Callable
 
 import pexpect
 
+from protocol.gtp import QuitRequest
+
 # An answer longer than this is not one the referee asked for: the engine is flooding.
 MAX_ANSWER_BYTES = 1 << 20
 # How much of an engine's standard error is kept for the record.
@@ -116,9 +118,12 @@ class InProcessChannel(Channel):
             raise ChannelClosed("the engine has quit")
         try:
             answer = self.respond(command + "\n")
-        except Exception as error:  # the quit request of GtpEngine, or a crash
+        except QuitRequest as request:
             self.closed = True
-            raise ChannelClosed(f"the engine ended: {type(error).__name__}") from None
+            answer = request.args[0]
+        except Exception as error:
+            self.closed = True
+            raise ChannelClosed(f"the engine crashed: {type(error).__name__}: {error}") from None
         if deadline is not None and time.monotonic() > deadline:
             raise ChannelTimeout("no answer before the deadline")
         if answer is None:

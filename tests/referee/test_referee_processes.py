@@ -1,0 +1,163 @@
+"""Referee tests with real engine processes: the GTP channel, every kind of misbehaviour of the
+scripted bad engine (each must end in the right recorded termination while the match goes on),
+and resuming a match killed in the middle."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee import cli
+from referee.channel import ChannelClosed, EngineChannel, GtpFailure, IllFormedAnswer
+
+REPO = Path(__file__).resolve().parents[2]
+BAD = shlex.quote(str(Path(__file__).with_name("bad_engine.py")))
+PYTHON = shlex.quote(sys.executable)
+OURS = f"{PYTHON} -m protocol.cli --depth 1 --seed 3"
+
+
+def bad_engine(*arguments: str) -> str:
+    return " ".join([PYTHON, BAD, *arguments])
+
+
+def rows_of(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def run_match(out: Path, *engines: str, games: int = 2) -> None:
+    """Run ``olympiad-referee match`` in this process (the engines are processes)."""
+    arguments = ["match", "--game", "loa", "--games", str(games), "--time", "1",
+                 "--max-moves", "20", "--seed", "1", "--out", str(out)]
+    for engine in engines:
+        arguments += ["--engine", engine]
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(arguments)
+    assert exit_info.value.code == 0
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch):
+    monkeypatch.chdir(REPO)
+
+
+# --- the channel -------------------------------------------------------------------------
+
+def test_channel_talks_to_a_real_engine_and_quits_it():
+    channel = EngineChannel(OURS)
+    assert channel.send("protocol_version", time.monotonic() + 20) == "2"
+    assert channel.send("showboard").startswith("a b c")
+    with pytest.raises(GtpFailure, match="illegal move"):
+        channel.send("play white a2-a3")
+    channel.close()
+    assert channel._child.exitstatus == 0
+
+
+def test_channel_reports_an_engine_that_cannot_start_or_exits():
+    with pytest.raises(ChannelClosed, match="cannot start"):
+        EngineChannel("/nonexistent/engine --flag")
+    channel = EngineChannel(f"{PYTHON} -c \"import sys; sys.stderr.write('bye'); sys.exit(4)\"")
+    with pytest.raises(ChannelClosed, match="exit status 4"):
+        channel.send("name", time.monotonic() + 20)
+    time.sleep(0.1)
+    assert channel.stderr_tail == "bye"
+
+
+def test_channel_bounds_what_it_buffers():
+    channel = EngineChannel(f"{PYTHON} -c \"print('=' + 'x' * 100000, flush=True); input()\"",
+                            max_answer=10000)
+    with pytest.raises(IllFormedAnswer, match="longer than 10000"):
+        channel.send("name", time.monotonic() + 20)
+    channel.kill()
+
+
+# --- misbehaving engines -----------------------------------------------------------------
+
+RESTARTED = {"timeout", "crash", "protocol_error"}
+
+
+@pytest.mark.parametrize("fault, termination, reason", [
+    ("illegal", "illegal_move", "black played 'a1-a1'"),
+    ("unparsable", "illegal_move", "'zz99!' is not a move"),
+    ("pass", "illegal_move", "black played 'pass'"),
+    ("resign", "resign", "black resigned"),
+    ("garbage", "protocol_error", "not a GTP answer"),
+    ("failure", "protocol_error", "answered genmove with a failure"),
+    ("refuse", "protocol_error", "black refused 'play white"),
+    ("flood", "protocol_error", "answer longer than"),
+    ("hang", "timeout", "no complete answer in time"),
+    ("silent", "timeout", "no complete answer in time"),
+    ("exit", "crash", "the engine exited (exit status 3)"),
+])
+def test_a_misbehaving_engine_forfeits_and_the_match_goes_on(fault, termination, reason, tmp_path):
+    run_match(tmp_path, bad_engine("--fault", fault, "--at", "2"), OURS)
+    first, second = rows_of(tmp_path)
+    assert (first["result"], first["termination"], first["at_fault"]) == ("W+", termination, "black")
+    assert reason in first["reason"]
+    assert first["plies"] == (4 if fault == "refuse" else 2)
+    assert second["game_no"] == 2 and second["white_index"] == 1
+    if termination in RESTARTED:  # a fresh engine, which misbehaves again at its second move
+        assert (second["result"], second["termination"]) == ("B+", termination)
+    else:  # the same engine, past its fault: the game is played out
+        assert second["termination"] in ("normal", "repetition", "move_limit")
+    assert (tmp_path / "games" / "game-0002.sgf").exists()
+
+
+def test_a_flood_on_stderr_neither_blocks_nor_fills_the_referee(tmp_path):
+    run_match(tmp_path, bad_engine("--fault", "flood-stderr", "--at", "2"), OURS, games=1)
+    (row,) = rows_of(tmp_path)
+    assert row["termination"] in ("normal", "repetition", "move_limit")
+    assert 0 < len(row["black_stderr"]) <= 2000 and set(row["black_stderr"]) <= {"e", "\n"}
+
+
+def test_an_engine_that_cannot_start_loses_by_crash(tmp_path, capsys):
+    run_match(tmp_path, "/nonexistent/engine", OURS)
+    rows = rows_of(tmp_path)
+    assert [(row["result"], row["termination"], row["plies"]) for row in rows] == [
+        ("W+", "crash", 0), ("B+", "crash", 0)]
+    assert "cannot start" in rows[0]["reason"]
+    out = capsys.readouterr().out
+    assert "terminations: crash 2" in out
+
+
+# --- a whole match, killed and resumed ---------------------------------------------------
+
+def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
+    out = tmp_path / "match"
+    command = [sys.executable, "-m", "referee.cli", "match", "--game", "loa", "--games", "6",
+               "--time", "20", "--seed", "4", "--out", str(out),
+               "--engine", OURS, "--engine", f"{PYTHON} -m protocol.cli --depth 2 --seed 5"]
+    first_run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, start_new_session=True)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while not (results.exists() and results.read_text().count("\n") >= 1):
+        assert time.monotonic() < deadline and first_run.poll() is None
+        time.sleep(0.02)
+    os.killpg(first_run.pid, signal.SIGKILL)
+    first_run.wait()
+    kept = rows_of(out)
+    assert 1 <= len(kept) < 6
+    with results.open("a") as file:  # as if the kill had come in the middle of a row
+        file.write('{"game_no": 6, "game": "lo')
+    second_run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert second_run.returncode == 0, second_run.stderr
+    rows = rows_of(out)
+    assert [row["game_no"] for row in rows[:len(kept)]] == [row["game_no"] for row in kept]
+    assert rows[:len(kept)] == kept
+    assert sorted(row["game_no"] for row in rows) == [1, 2, 3, 4, 5, 6]
+    assert sorted(path.name for path in (out / "games").iterdir()) == [
+        f"game-{number:04d}.sgf" for number in range(1, 7)]
+    assert f"resuming after {len(kept)} finished" in second_run.stdout
+    standings = second_run.stdout.split(" #  engine")[1]
+    wins = sum(int(line.split()[-9]) for line in standings.splitlines()[1:3])
+    decisive = sum(row["result"] != "0" for row in rows)
+    assert wins == decisive
+    assert "terminations:" in standings

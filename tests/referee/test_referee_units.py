@@ -1,0 +1,329 @@
+"""Fast in-process tests of the referee: answers, one game, schedule, records, standings, CLI
+usage errors. Engines here are in-process (our engine at depth 1, or scripted fakes)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+
+import pytest
+
+from engine import Termination, find_game, game_names
+from engine.search import Player
+from protocol.cli import build_engine
+from referee import cli
+from referee.channel import (Channel, ChannelClosed, ChannelTimeout, GtpFailure,
+                             IllFormedAnswer, InProcessChannel, parse_answer)
+from referee.game import Setup, play_game
+from referee.match import Match, entrant_names, schedule
+from referee.records import (Entrant, ResultsFile, SettingsMismatch, check_settings, result_row,
+                             sgf_text)
+from referee.stats import elo_difference, elo_estimate, format_standings, standings
+
+SPEC_FIELDS = {"game_no", "game", "black", "white", "black_index", "white_index", "result",
+               "termination", "reason", "moves", "plies", "black_time", "white_time"}
+
+
+def our_engine(seed: int = 1) -> InProcessChannel:
+    return InProcessChannel(build_engine(Player(depth=1, seed=seed)).respond, "ours")
+
+
+class Scripted(Channel):
+    """Our engine, except that the answers to chosen genmoves are replaced: a value is returned
+    as the answer, an exception raised, a number slept before answering."""
+
+    def __init__(self, faults: dict[int, object]) -> None:
+        self.inner = our_engine()
+        self.faults = faults
+        self.genmoves = 0
+        self.sent: list[str] = []
+
+    def send(self, command: str, deadline: float | None = None) -> str:
+        self.sent.append(command)
+        if command.startswith("genmove"):
+            self.genmoves += 1
+            fault = self.faults.get(self.genmoves)
+            if isinstance(fault, Exception):
+                raise fault
+            if isinstance(fault, float):
+                time.sleep(fault)
+                if deadline is not None and time.monotonic() > deadline:
+                    raise ChannelTimeout("no complete answer in time")
+            elif isinstance(fault, str):
+                return fault
+        return self.inner.send(command, deadline)
+
+
+# --- answers -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, expected", [
+    (b"=", (True, "")), (b"= b1-b3", (True, "b1-b3")), (b"=12 b1-b3", (True, "b1-b3")),
+    (b"? illegal move", (False, "illegal move")), (b"?3 x", (False, "x")),
+    (b"=\na b\n1 2", (True, "a b\n1 2")),
+])
+def test_parse_answer(raw, expected):
+    assert parse_answer(raw) == expected
+
+
+@pytest.mark.parametrize("raw", [b"", b"b1-b3", b"=x", b"hello = world", b"!"])
+def test_parse_answer_rejects_what_is_not_gtp(raw):
+    with pytest.raises(IllFormedAnswer):
+        parse_answer(raw)
+
+
+def test_in_process_channel_separates_failures_from_answers():
+    channel = our_engine()
+    assert channel.send("protocol_version") == "2"
+    with pytest.raises(GtpFailure, match="unknown command"):
+        channel.send("frobnicate")
+    assert channel.send("quit") == ""
+    with pytest.raises(ChannelClosed):
+        channel.send("name")
+
+
+# --- one game ----------------------------------------------------------------------------
+
+def test_a_full_game_is_legal_and_judged_by_the_referee():
+    record = play_game(Setup("loa", time=60), [our_engine(1), our_engine(2)], random.Random(1))
+    assert record.termination == Termination.NORMAL
+    position = find_game("loa")().initial_position()
+    for text in record.moves:
+        position.play(position.parse_move(text))
+    assert position.outcome is not None and position.outcome.result == record.result
+    assert len(record.clocks) == len(record.moves)
+    assert all(0 <= used < 60 for used in record.used)
+
+
+@pytest.mark.parametrize("fault, termination, reason", [
+    ("a1-a2", Termination.ILLEGAL_MOVE, "black played 'a1-a2'"),
+    ("zz", Termination.ILLEGAL_MOVE, "is not a move"),
+    ("pass", Termination.ILLEGAL_MOVE, "pass"),
+    ("", Termination.ILLEGAL_MOVE, "black played ''"),
+    ("RESIGN", Termination.RESIGN, "black resigned"),
+    (GtpFailure("no"), Termination.PROTOCOL_ERROR, "failure: no"),
+    (IllFormedAnswer("not a GTP answer"), Termination.PROTOCOL_ERROR, "not a GTP answer"),
+    (ChannelClosed("the engine exited"), Termination.CRASH, "exited"),
+    (ChannelTimeout("no complete answer"), Termination.TIMEOUT, "no complete answer"),
+    (0.3, Termination.TIMEOUT, "no complete answer"),
+])
+def test_a_misbehaving_side_loses_with_the_right_termination(fault, termination, reason):
+    bad = Scripted({2: fault})
+    record = play_game(Setup("loa", time=0.2), [bad, our_engine()], random.Random(1))
+    assert (record.result, record.termination, record.at_fault) == ("W+", termination, 0)
+    assert reason in record.reason and "\n" not in record.reason
+    assert len(record.moves) == 2
+
+
+def test_refusing_a_legal_play_forfeits():
+    class Refuser(Scripted):
+        def send(self, command, deadline=None):
+            if command.startswith("play"):
+                raise GtpFailure("illegal move: no")
+            return super().send(command, deadline)
+
+    record = play_game(Setup("loa"), [our_engine(), Refuser({})], random.Random(1))
+    assert (record.result, record.termination, record.at_fault) == ("B+", Termination.PROTOCOL_ERROR, 1)
+    assert record.moves and "refused 'play black" in record.reason
+
+
+def test_refusing_set_game_forfeits_before_any_move():
+    record = play_game(Setup("loa"), [our_engine(), Scripted({})], random.Random(1))
+    assert record.termination == Termination.NORMAL
+    refuser = InProcessChannel(lambda line: "? unknown command\n\n")
+    record = play_game(Setup("loa"), [our_engine(), refuser], random.Random(1))
+    assert (record.result, record.termination, record.moves) == ("B+", Termination.PROTOCOL_ERROR, [])
+
+
+def test_move_limit_is_a_draw_and_the_clock_is_refilled_by_the_increment():
+    record = play_game(Setup("loa", time=5, increment=2, max_moves=4),
+                       [our_engine(), our_engine()], random.Random(1))
+    assert (record.result, record.termination) == ("0", Termination.MOVE_LIMIT)
+    assert len(record.moves) == 4
+    assert all(6 < clock <= 7 for clock in record.clocks[:2])
+    assert all(8 < clock <= 9 for clock in record.clocks[2:])
+
+
+def test_engines_are_set_up_with_the_same_commands():
+    engines = [Scripted({}), Scripted({})]
+    play_game(Setup("loa", time=12.5, max_moves=2), engines, random.Random(1))
+    setups = [[command for command in engine.sent if not command.startswith(("genmove", "play", "time_left"))]
+              for engine in engines]
+    assert setups[0] == setups[1] == ["set_game loa", "clear_board", "time_settings 12.5 0 0"]
+    assert engines[0].sent[3].startswith("time_left black 12.5 0")
+
+
+@pytest.mark.skipif("laocoon" not in game_names(), reason="laoCoon is not registered")
+def test_a_random_start_is_drawn_by_the_referee_and_sent_to_both_engines():
+    engines = [Scripted({}), Scripted({})]
+    setup = Setup("laocoon", {"variant": "random"}, max_moves=2)
+    record = play_game(setup, engines, random.Random(5))
+    assert "layout" in record.start_options
+    assert engines[0].sent[0] == engines[1].sent[0]
+    assert f"layout={record.start_options['layout']}" in engines[0].sent[0]
+    again = play_game(setup, [Scripted({}), Scripted({})], random.Random(5))
+    assert again.start_options == record.start_options
+
+
+# --- schedule and match ------------------------------------------------------------------
+
+def test_colours_alternate_in_a_match():
+    games = schedule(2, 5, seed=1)
+    assert [(game.black, game.white) for game in games] == [(0, 1), (1, 0)] * 2 + [(0, 1)]
+    assert [game.game_no for game in games] == [1, 2, 3, 4, 5]
+
+
+def test_round_robin_plays_every_pairing_with_balanced_colours():
+    games = schedule(4, 2, seed=1)
+    assert len(games) == 6 * 2
+    for first in range(4):
+        for second in range(first + 1, 4):
+            pair = [(game.black, game.white) for game in games if {game.black, game.white} == {first, second}]
+            assert pair == [(first, second), (second, first)]
+
+
+def test_schedule_seeds_are_reproducible_and_a_longer_match_extends_a_shorter():
+    assert schedule(3, 2, seed=9) == schedule(3, 2, seed=9)
+    assert schedule(3, 4, seed=9)[:6] == schedule(3, 2, seed=9)
+    assert schedule(2, 2, seed=9) != schedule(2, 2, seed=10)
+    assert len({game.seed for game in schedule(3, 4, seed=9)}) == 12
+
+
+def test_entrant_names_tell_identical_commands_apart():
+    assert entrant_names(["x", "y"]) == ["x", "y"]
+    assert entrant_names(["x", "x"]) == ["x #1", "x #2"]
+
+
+def test_match_in_process_writes_rows_and_sgf(tmp_path):
+    results = ResultsFile(tmp_path / "results.jsonl")
+    seen = []
+    match = Match(Setup("loa", max_moves=30), ["a", "b", "c"], schedule(3, 2, seed=3), tmp_path,
+                  results, concurrency=3, on_game=seen.append,
+                  starter=lambda command: our_engine(ord(command)))
+    match.run()
+    results.close()
+    rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert sorted(row["game_no"] for row in rows) == list(range(1, 7)) and len(seen) == 6
+    for row in rows:
+        assert SPEC_FIELDS <= set(row)
+        assert (tmp_path / "games" / f"game-{row['game_no']:04d}.sgf").exists()
+
+
+# --- records -----------------------------------------------------------------------------
+
+def test_result_row_and_sgf_hold_what_spec_asks(tmp_path):
+    record = play_game(Setup("loa", max_moves=5), [our_engine(), Scripted({2: "resign"})],
+                       random.Random(1))
+    row = result_row(4, record, Entrant(1, "one"), Entrant(2, "two]"), seed=7)
+    assert SPEC_FIELDS <= set(row)
+    assert (row["game_no"], row["result"], row["termination"], row["plies"]) == (4, "B+", "resign", 3)
+    assert json.loads(json.dumps(row)) == row
+    sgf = sgf_text({**row, "first_player": "black"}, record.clocks)
+    assert sgf.startswith("(;FF[4]CA[UTF-8]GM[9]") and sgf.endswith(")\n")
+    assert "PB[one]" in sgf and "PW[two\\]]" in sgf and "RE[B+]" in sgf
+    nodes = sgf.split("\n;")[1:]
+    assert [node[:2] for node in nodes] == ["B[", "W[", "B["]
+    assert nodes[0].startswith(f"B[{row['moves'][0]}]BL[")
+    assert "C[resign: white resigned]" in nodes[-1]
+
+
+def test_sgf_names_other_games_and_rectangular_boards():
+    row = {"game": "breakthrough", "game_no": 2, "black": "a", "white": "b", "result": "0",
+           "termination": "move_limit", "reason": "r", "moves": ["a2-a3"], "size": [6, 5],
+           "first_player": "white"}
+    sgf = sgf_text(row)
+    assert "GM[breakthrough]" in sgf and "SZ[6:5]" in sgf and "RE[0]" in sgf and ";W[a2-a3]" in sgf
+
+
+def test_results_file_tolerates_a_truncated_last_line(tmp_path):
+    path = tmp_path / "results.jsonl"
+    path.write_text('{"game_no": 1, "result": "B+"}\n{"game_no": 2, "res')
+    results = ResultsFile(path)
+    assert list(results.rows) == [1]
+    results.append({"game_no": 3, "result": "0"})
+    results.close()
+    assert [json.loads(line)["game_no"] for line in path.read_text().splitlines()] == [1, 3]
+
+
+def test_settings_are_saved_and_a_different_match_is_refused(tmp_path):
+    settings = {"game": "loa", "engines": ["a", "b"], "seed": None}
+    saved = check_settings(tmp_path, settings, {"seed": 42})
+    assert saved["seed"] == 42
+    assert check_settings(tmp_path, settings, {"seed": 1})["seed"] == 42
+    with pytest.raises(SettingsMismatch, match="engines"):
+        check_settings(tmp_path, {**settings, "engines": ["a", "c"]}, {})
+    with pytest.raises(SettingsMismatch, match="seed"):
+        check_settings(tmp_path, {**settings, "seed": 5}, {})
+
+
+# --- standings ---------------------------------------------------------------------------
+
+def test_elo_of_known_scores():
+    assert elo_difference(0.5) == 0.0
+    assert elo_difference(0.75) == pytest.approx(190.848, abs=1e-3)   # 400 log10 3
+    assert elo_difference(0.25) == pytest.approx(-190.848, abs=1e-3)
+    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+
+
+def test_elo_interval_and_los_of_a_known_score():
+    estimate = elo_estimate(wins=6, losses=2, draws=2)
+    # mu = 0.7; per-game variance (6 * 0.09 + 2 * 0.49 + 2 * 0.04) / 10 = 0.16; error 0.4 / sqrt 10
+    error = 0.4 / math.sqrt(10)
+    assert estimate.elo == pytest.approx(147.19, abs=0.01)
+    assert estimate.lower == pytest.approx(elo_difference(0.7 - 1.959964 * error), abs=0.01)
+    assert estimate.upper == pytest.approx(elo_difference(0.7 + 1.959964 * error), abs=0.01)
+    assert (estimate.lower, estimate.upper) == pytest.approx((-33.40, 504.03), abs=0.01)
+    assert estimate.los == pytest.approx(0.92135, abs=1e-4)
+    even = elo_estimate(5, 5, 0)
+    assert even.elo == 0 and even.los == 0.5 and even.lower == pytest.approx(-even.upper)
+    assert elo_estimate(0, 0, 0) is None and elo_estimate(0, 0, 3).los == 0.5
+
+
+def test_standings_count_each_engine_from_both_colours():
+    rows = [{"black_index": 1, "white_index": 2, "result": "B+", "termination": "normal"},
+            {"black_index": 2, "white_index": 1, "result": "B+", "termination": "timeout"},
+            {"black_index": 1, "white_index": 3, "result": "0", "termination": "move_limit"},
+            {"black_index": 3, "white_index": 2, "result": "W+", "termination": "normal"}]
+    table = standings(rows, ["a", "b", "c"])
+    assert [(s.name, s.wins, s.losses, s.draws, s.score) for s in table] == [
+        ("b", 2, 1, 0, 2.0), ("a", 1, 1, 1, 1.5), ("c", 0, 1, 1, 0.5)]
+    text = format_standings(table, {"normal": 2, "timeout": 1, "move_limit": 1})
+    assert "terminations: move_limit 1, normal 2, timeout 1" in text
+    assert text.splitlines()[1].split()[:2] == ["1", "b"]
+
+
+# --- command line ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--game", "nosuchgame", "--engine", "a", "--engine", "b"], "unknown game"),
+    (["--game", "loa", "--engine", "a"], "at least two --engine"),
+    (["--game", "loa", "--option", "colour=red", "--engine", "a", "--engine", "b"], "unknown option"),
+    (["--game", "loa", "--option", "novalue", "--engine", "a", "--engine", "b"], "KEY=VALUE"),
+    (["--game", "loa", "--boardsize", "9", "--engine", "a", "--engine", "b"], "fixed board"),
+    (["--game", "loa", "--boardsize", "9y9", "--engine", "a", "--engine", "b"], "COLSxROWS"),
+    (["--game", "loa", "--engine", "a 'b", "--engine", "b"], "quotation"),
+    (["--game", "loa", "--engine", "a", "--engine", "b", "--games", "0"], "--games"),
+    (["--game", "loa", "--engine", "a", "--engine", "b", "--time", "-1"], "--time"),
+    (["--engine", "a", "--engine", "b"], "--game"),
+    (["--game", "loa", "--engine", "a", "--engine", "b", "--bogus"], "--bogus"),
+])
+def test_usage_errors_exit_2_with_one_line(arguments, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["match", *arguments, "--out", str(tmp_path / "out")])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1 and message in captured.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_resuming_with_other_settings_is_a_usage_error(capsys, tmp_path):
+    check_settings(tmp_path, {"game": "loa", "options": {}, "size": None,
+                              "engines": ["x", "y"], "time": 60.0, "increment": 0.0,
+                              "max_moves": 1000, "seed": 1}, {})
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["match", "--game", "loa", "--engine", "a", "--engine", "b",
+                  "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert "holds a match with engines" in capsys.readouterr().err
