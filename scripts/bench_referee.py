@@ -1,0 +1,56 @@
+"""How much time the referee itself spends per move.
+
+Two instant engines (tests/referee/bad_engine.py without a fault: the first legal move, at once)
+play a few games under the referee, in this process. Printed per move (ply):
+
+* wall time: everything, both engines' work and the pipes included (an upper bound);
+* referee CPU time: what this process spent (the rules check, the clocks, GTP framing, the
+  records): the referee's own overhead.
+
+    python3 scripts/bench_referee.py [--game loa] [--games 20] [--max-moves 400]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from referee.channel import EngineChannel  # noqa: E402
+from referee.game import Setup, play_game  # noqa: E402
+
+INSTANT_ENGINE = f"{shlex.quote(sys.executable)} {shlex.quote(str(REPO / 'tests/referee/bad_engine.py'))}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="loa")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--max-moves", type=int, default=400)
+    arguments = parser.parse_args()
+    setup = Setup(arguments.game, time=3600, max_moves=arguments.max_moves)
+    engines = [EngineChannel(INSTANT_ENGINE), EngineChannel(INSTANT_ENGINE)]
+    for engine in engines:  # wait until both have started, which is not the referee's time
+        engine.send("set_game " + arguments.game, time.monotonic() + 60)
+    plies = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for number in range(arguments.games):
+        record = play_game(setup, engines if number % 2 == 0 else engines[::-1],
+                           random.Random(number))
+        plies += len(record.moves)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    for engine in engines:
+        engine.close()
+    print(f"{arguments.game}: {arguments.games} games, {plies} plies")
+    print(f"wall time    {1000 * wall / plies:.3f} ms per move (engines and pipes included)")
+    print(f"referee CPU  {1000 * cpu / plies:.3f} ms per move (the referee's own overhead)")
+
+
+if __name__ == "__main__":
+    main()
