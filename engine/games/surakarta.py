@@ -88,8 +88,10 @@ def _windows(circuit):
 
 
 CHUNKS = tuple(_chunk_tables(circuit) for circuit in CIRCUITS)
-# Per circuit: its three chunk tables, then its loops as :func:`_windows` gives them.
-CAPTURE_TABLES = tuple((*chunks, _windows(circuit)) for chunks, circuit in zip(CHUNKS, CIRCUITS))
+# Per circuit: the bitboard of its points, its three chunk tables, then its loops as
+# :func:`_windows` gives them.
+CAPTURE_TABLES = tuple((sum(1 << point for point in {point for point, _ in circuit}), *chunks,
+                        _windows(circuit)) for chunks, circuit in zip(CHUNKS, CIRCUITS))
 # Multiplying a 24-bit string by this writes it twice in a row, so that any rotation of it is
 # a shift and a mask.
 TWICE = 1 << LENGTH | 1
@@ -141,36 +143,27 @@ def captures(own: int, opponent: int) -> set[int]:
     ``opponent``, each once however many routes reach it."""
     found = set()
     occupied = own | opponent
-    for low, middle, high, loops in CAPTURE_TABLES:
-        own_string = low[own & 4095] | middle[own >> 12 & 4095] | high[own >> 24]
-        if not own_string:
+    for points, low, middle, high, loops in CAPTURE_TABLES:
+        if not (own & points and opponent & points):
             continue
-        occupied_string = (low[occupied & 4095] | middle[occupied >> 12 & 4095]
-                           | high[occupied >> 24])
-        if occupied_string == own_string:
-            continue
-        own_twice = own_string * TWICE
-        occupied_twice = occupied_string * TWICE
+        occupied_twice = TWICE * (low[occupied & 4095] | middle[occupied >> 12 & 4095]
+                                  | high[occupied >> 24])
         for start, order, masks in loops:
             window = occupied_twice >> start & ENTRY_MASK
-            own_window = own_twice >> start & ENTRY_MASK
-            # Forward through the loop: the last piece before it, onto the first beyond it.
-            last = window.bit_length() - 1
-            if own_window >> last & 1:
-                mover = order[last]
+            # Forward through the loop: the last piece before it, onto the first beyond it
+            # (never the mover's own point; some opponent piece is always left on the string).
+            mover = order[window.bit_length() - 1]
+            if own >> mover & 1:
                 rest = window & ~masks[mover]
-                first = rest & -rest
-                if first and not own_window & first:
-                    found.add(mover << 6 | order[first.bit_length() - 1])
+                target = order[(rest & -rest).bit_length() - 1]
+                if opponent >> target & 1:
+                    found.add(mover << 6 | target)
             # Backward through the loop: the first piece after it, onto the last before it.
-            first = window & -window
-            if own_window & first:
-                mover = order[first.bit_length() - 1]
-                rest = window & ~masks[mover]
-                if rest:
-                    last = rest.bit_length() - 1
-                    if not own_window >> last & 1:
-                        found.add(mover << 6 | order[last])
+            mover = order[(window & -window).bit_length() - 1]
+            if own >> mover & 1:
+                target = order[(window & ~masks[mover]).bit_length() - 1]
+                if opponent >> target & 1:
+                    found.add(mover << 6 | target)
     return found
 
 

@@ -381,7 +381,10 @@ def test_lack_of_progress_is_judged_before_the_next_player_can_move():
 def test_the_diagram_shows_coordinates_and_both_circuits():
     picture = find_game("surakarta")().initial_position().diagram()
     lines = picture.splitlines()
-    assert lines[0].split() == list(FILES)
+    assert lines[0].split() == list(FILES) and lines[0] in lines[1:]
+    assert all(line.strip() for line in lines), "a GTP answer may not hold an empty line"
+    for rank in "123456":
+        assert any(line.startswith(rank) and line.endswith(rank) for line in lines)
     assert "=" in picture and ":" in picture and "-" in picture and "|" in picture
     assert picture.count("X") == 12 + 1 and picture.count("O") == 12 + 1  # pieces and legend
 
