@@ -16,7 +16,7 @@ draw. These are judged right after the move, before whether the next player can 
 Notation: ``a1-b2``, capture ``b2xe6`` (one move however many routes reach the target).
 
 Representation: one 36-bit integer per colour, bit ``rank * 6 + file``. A move is the integer
-``origin << 6 | target``. Steps come from shifting the whole bitboard in each direction.
+``origin << 6 | target``. Steps come from a table per point, indexed by its empty neighbours.
 Captures use each circuit as a 24-bit string in travelling order (read from the bitboard with
 three table look-ups); the four loops sit before entries 0, 6, 12 and 18. Seen from a loop, the
 string rotated to start just after it puts the nearest piece on one side in its lowest bit and
@@ -194,7 +194,7 @@ class SurakartaPosition(Position):
 
     tracks_positions = True
     has_evaluation = True
-    typical_plies = 120
+    typical_plies = 80
 
     def __init__(self, game: Game, black: int = START_BLACK, white: int = START_WHITE,
                  to_move: int = BLACK, quiet_plies: int = 0) -> None:
