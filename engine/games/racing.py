@@ -264,15 +264,30 @@ class RacePosition(Position):
                 runners |= (((own & origins) >> shift) & goal & (free if captures else empty)) << shift
         return runners
 
+    def _attackers(self, colour: int, square: int) -> int:
+        """How many pieces of ``colour`` could capture on ``square`` (a one-bit mask)."""
+        own = self.pieces[colour]
+        count = 0
+        for shift, origins, captures in self.shifts[colour]:
+            if captures:
+                origin = square >> shift if colour == WHITE else square << shift
+                count += bool(own & origins & origin)
+        return count
+
     def _race_verdict(self) -> int:
         """``SURE_WIN`` when the side to move reaches its goal now, ``-SURE_WIN`` when it cannot
-        stop the opponent from reaching its goal next (two runners, or one it cannot capture:
-        pieces only move forward, so capturing is the only defence), else 0."""
+        stop the opponent from reaching its goal next, else 0.
+
+        Pieces only move forward, so capturing is the only defence: two runners cannot both be
+        taken, and one runner is stopped only by more attackers than it has defenders, since
+        every recapture puts a new runner on the same square.
+        """
         mover = self.to_move
         if self._runners(mover):
             return SURE_WIN
         runners = self._runners(mover ^ 1)
-        if runners and (runners & (runners - 1) or not runners & self._attacks(mover)):
+        if runners and (runners & (runners - 1) or self._attackers(mover, runners)
+                        <= self._attackers(mover ^ 1, runners)):
             return -SURE_WIN
         return 0
 

@@ -235,9 +235,11 @@ def test_the_evaluation_sees_a_win_next_move_and_an_unstoppable_runner():
     winning = setup("h8 a5", "b7 h2")  # white to move reaches rank 8
     losing = setup("b2 h8", "h5 a3")  # black's b2 reaches rank 1 next: white cannot take it
     defended = setup("b2 h8", "a1 h5")  # a1 can take b2
+    recaptured = setup("b2 c3 h8", "a1 h5")  # a1xb2 c3xb2: a new runner
+    outnumbered = setup("b2 c3 h8", "a1 c1 h5")  # a1xb2 c3xb2 c1xb2
     assert winning.evaluate() > 10_000
-    assert losing.evaluate() < -10_000
-    assert abs(defended.evaluate()) < 10_000
+    assert losing.evaluate() < -10_000 and recaptured.evaluate() < -10_000
+    assert abs(defended.evaluate()) < 10_000 and abs(outnumbered.evaluate()) < 10_000
 
 
 def test_the_evaluation_prefers_material_and_advancement():
