@@ -211,10 +211,14 @@ class EngineChannel(Channel):
         return self._child.pid
 
     def send(self, command: str, deadline: float | None = None) -> str:
+        unasked = self._pending.strip(b"\n")
+        if unasked:
+            first_line = unasked.split(b"\n", 1)[0][:80].decode("utf-8", "replace")
+            raise IllFormedAnswer(f"output nobody asked for: {first_line!r}")
         try:
             self._child.send(command.encode() + b"\n")
-        except OSError as error:
-            raise ChannelClosed(f"the engine does not read its input ({error.strerror})") from None
+        except (OSError, ValueError) as error:
+            raise ChannelClosed(f"the engine does not read its input ({error})") from None
         return _success_or_failure(self._read_answer(deadline))
 
     def _read_answer(self, deadline: float | None) -> bytes:
@@ -237,6 +241,8 @@ class EngineChannel(Channel):
                 raise ChannelTimeout("no complete answer in time") from None
             except pexpect.EOF:
                 raise ChannelClosed(f"the engine exited ({self._exit_status()})") from None
+            except (OSError, ValueError):  # killed meanwhile by another thread
+                raise ChannelClosed("the engine was killed") from None
             buffer += chunk.replace(b"\r", b"")
 
     def _exit_status(self) -> str:

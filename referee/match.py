@@ -116,6 +116,7 @@ class Match:
             if game.game_no not in results.rows:
                 self.todo.put(game)
         self.stopped = threading.Event()
+        self.failure: Exception | None = None
         self._lock = threading.Lock()
         self._live: list[Channel] = []
         self._workers: list[threading.Thread] = []
@@ -141,10 +142,12 @@ class Match:
         return True
 
     def run(self) -> None:
-        """Play every remaining game."""
+        """Play every remaining game; a bug in a worker stops the match and is raised here."""
         self.start()
         while not self.wait(0.2):
             pass
+        if self.failure is not None:
+            raise self.failure
 
     def abort(self) -> None:
         """Stop now: kill every engine; games in progress are not recorded."""
@@ -162,7 +165,12 @@ class Match:
                     game = self.todo.get_nowait()
                 except queue.Empty:
                     return
-                self._play(game, engines)
+                try:
+                    self._play(game, engines)
+                except Exception as error:  # after abort, a killed engine may raise: ignore
+                    if not self.stopped.is_set():
+                        self.failure = error
+                        self.abort()
         finally:
             for channel in engines.values():
                 self._retire(channel, polite=not self.stopped.is_set())

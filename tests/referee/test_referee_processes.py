@@ -161,3 +161,12 @@ def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
     decisive = sum(row["result"] != "0" for row in rows)
     assert wins == decisive
     assert "terminations:" in standings
+
+
+def test_channel_rejects_output_nobody_asked_for():
+    script = "print('= one\\n\\n= two\\n', flush=True); input(); input()"
+    channel = EngineChannel(f"{PYTHON} -c {shlex.quote(script)}")
+    assert channel.send("name", time.monotonic() + 20) == "one"
+    with pytest.raises(IllFormedAnswer, match="nobody asked for: '= two'"):
+        channel.send("version", time.monotonic() + 20)
+    channel.kill()
