@@ -28,11 +28,10 @@ TARGET_BITS = 10  # 26 x 26 = 676 squares fit in 10 bits
 TARGET_MASK = (1 << TARGET_BITS) - 1
 # A move ``origin << 10 | origin + step`` is ``origin * MOVE_FACTOR + step``.
 MOVE_FACTOR = (1 << TARGET_BITS) + 1
-# Evaluation weights: a stone next to an opponent stone can still move (and be taken); a stone
-# whose every neighbour is its own or empty is out of play for good once its region is settled.
-WEIGHT_ACTIVE = 10
-WEIGHT_SAFE_TARGETS = 3
-
+# Evaluation weights: a stone in a region where both colours still meet is in play; a stone
+# touching an opponent stone can move now.
+WEIGHT_IN_PLAY = 3
+WEIGHT_ACTIVE = 1
 
 class BoardTables(NamedTuple):
     """The per-size constants of a Clobber board."""
@@ -57,13 +56,28 @@ def board_tables(cols: int, rows: int) -> BoardTables:
     return BoardTables(cols, rows, full, full ^ first_file, full ^ last_file, black, full ^ black)
 
 
+def neighbours(stones: int, tables: BoardTables) -> int:
+    """Every square orthogonally adjacent to a square of ``stones``."""
+    cols = tables.cols
+    return (((stones >> 1) & tables.not_last_file) | ((stones << 1) & tables.not_first_file)
+            | (stones >> cols) | ((stones << cols) & tables.full))
+
+
 def contact(own: int, opponent: int, tables: BoardTables) -> int:
     """The stones of ``own`` with at least one orthogonally adjacent stone of ``opponent``."""
-    cols = tables.cols
-    near = (((opponent >> 1) & tables.not_last_file) | ((opponent << 1) & tables.not_first_file)
-            | (opponent >> cols) | (opponent << cols))
-    return own & near
+    return own & neighbours(opponent, tables)
 
+
+def in_play(black: int, white: int, tables: BoardTables) -> int:
+    """The stones of both colours in regions (orthogonally connected groups of stones) where
+    a black and a white stone still touch; every other region is settled and moves no more."""
+    stones = black | white
+    region = contact(black, white, tables) | contact(white, black, tables)
+    while True:
+        grown = (region | neighbours(region, tables)) & stones
+        if grown == region:
+            return region
+        region = grown
 
 class Clobber(Game):
     """Clobber on a board of 1x1 to 26x26."""
@@ -158,22 +172,21 @@ class ClobberPosition(Position):
         return f"no {COLOUR_NAMES[self.to_move ^ 1]} stone on {square_name(target, cols)} to take"
 
     def evaluate(self) -> int:
-        """Active stones (touching an opponent stone) of the side to move minus the
-        opponent's, plus the opponent stones each side can take without being taken back.
+        """Stones in play (:func:`in_play`) and active stones (touching an opponent stone) of
+        the side to move minus the opponent's.
 
-        Both sides always have the same number of moves, so plain mobility says nothing here;
-        what counts is how many stones stay in play and how many captures are safe from reply.
+        Both sides always have the same number of moves, so plain mobility says nothing here.
+        What wins the race for the last move is keeping one's own stones in play and cutting
+        the opponent's off in regions of their own colour, where they can never move again.
         """
         own = self.pieces[self.to_move]
         opponent = self.pieces[self.to_move ^ 1]
         tables = self.tables
-        own_active = contact(own, opponent, tables)
-        opponent_active = contact(opponent, own, tables)
-        # An opponent stone with exactly one neighbour of ours, which itself touches nothing
-        # else of theirs, is a capture that ends the exchange there.
-        return (WEIGHT_ACTIVE * (own_active.bit_count() - opponent_active.bit_count())
-                + WEIGHT_SAFE_TARGETS * (_lone(opponent, own, tables).bit_count()
-                                         - _lone(own, opponent, tables).bit_count()))
+        playing = in_play(own, opponent, tables)
+        active = (contact(own, opponent, tables).bit_count()
+                  - contact(opponent, own, tables).bit_count())
+        return (WEIGHT_IN_PLAY * ((playing & own).bit_count() - (playing & opponent).bit_count())
+                + WEIGHT_ACTIVE * active)
 
     def key(self) -> tuple[int, int, int]:
         return self.pieces[0], self.pieces[1], self.to_move
@@ -189,12 +202,6 @@ class ClobberPosition(Position):
         tables = self.tables
         legend = f"X black, O white; {COLOUR_NAMES[self.to_move]} to move"
         return render(tables.cols, tables.rows, cell, legend)
-
-
-def _lone(stones: int, others: int, tables: BoardTables) -> int:
-    """The stones of ``stones`` with no neighbour of their own colour but at least one of
-    ``others``: capturing one leaves the capturer with nothing of ``stones`` to answer."""
-    return contact(stones, others, tables) & ~contact(stones, stones, tables)
 
 
 register(Clobber)

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, SizeError, find_game
-from engine.games.clobber import ClobberPosition
+from engine.games.clobber import ClobberPosition, in_play
 from engine.grid import parse_square, square_name
 from engine.perft import perft
 
@@ -176,6 +176,14 @@ def test_generator_matches_a_square_by_square_reference_on_random_positions():
         expected = reference_moves(position)
         assert position.legal_move_texts() == expected
         assert (position.outcome is None) == bool(expected)
+
+
+def test_stones_in_play_are_the_regions_where_both_colours_touch():
+    # b2-b3-b4-c4 is one region with both colours; e5 and a1 stand alone; d1-e1 are both black.
+    position = setup(["b2", "b4", "d1", "e1", "a1"], ["b3", "c4", "e5"])
+    names = {"b2", "b3", "b4", "c4"}
+    expected = sum(1 << parse_square(name, 5, 5) for name in names)
+    assert in_play(*position.pieces, position.tables) == expected
 
 
 def test_evaluation_prefers_the_side_with_more_stones_in_play():
