@@ -299,13 +299,18 @@ class KolemPosition(Position):
 
     def evaluate(self) -> int:
         """Material first; then pieces touching two or more opponent pieces (they survive one
-        neighbour leaving) and, in phase 2, the number of moves available."""
+        neighbour leaving) and, in phase 2, how many more moves the side to move has than the
+        opponent (a side without moves loses, and captures need room to move)."""
         mover = self.to_move
         own, opponent = self.pieces[mover], self.pieces[mover ^ 1]
         score = WEIGHT_PIECE * (self.total(mover) - self.total(mover ^ 1))
         score += WEIGHT_SAFE * (_safe(own, opponent) - _safe(opponent, own))
         if not self.placing:
-            score += WEIGHT_MOBILITY * len(self._generate())
+            own_moves = len(self._generate())
+            self.to_move ^= 1
+            opponent_moves = len(self._steps())
+            self.to_move ^= 1
+            score += WEIGHT_MOBILITY * (own_moves - opponent_moves)
         return score
 
     def key(self) -> tuple[int, int, int, int, int]:
