@@ -137,7 +137,8 @@ def cli() -> None:
 
 
 @cli.command(context_settings={"max_content_width": 100})
-@click.option("--game", required=True, help="Game name or alias (see olympiad-engine's list_games).")
+@click.option("--game", required=True,
+              help="Game name or alias (see olympiad-engine's list_games).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option, sent to both engines with set_game (repeatable).")
 @click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")

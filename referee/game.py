@@ -159,7 +159,8 @@ class _Referee:
         self.ask_or_refuse(colour, " ".join(words))
         if self.setup.size is not None:
             cols, rows = self.setup.size
-            self.ask_or_refuse(colour, f"boardsize {cols}" if cols == rows else f"boardsize {cols} {rows}")
+            size = f"{cols}" if cols == rows else f"{cols} {rows}"
+            self.ask_or_refuse(colour, f"boardsize {size}")
         self.ask_or_refuse(colour, "clear_board")
         self.tell(colour, f"time_settings {seconds_text(self.setup.time)} 0 0")
 
@@ -173,8 +174,8 @@ class _Referee:
         try:
             answer = self.ask(colour, f"genmove {name}", start + self.clocks[colour])
         except GtpFailure as failure:
-            raise Forfeit(colour, Termination.PROTOCOL_ERROR,
-                          f"{name} answered genmove with a failure: {one_line(str(failure))}") from None
+            raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered genmove with a "
+                          f"failure: {one_line(str(failure))}") from None
         finally:
             self.charge(colour, time.monotonic() - start)
         if self.clocks[colour] < 0:
@@ -184,8 +185,8 @@ class _Referee:
         try:
             move = position.parse_move(answer)
         except GameError as error:
-            raise Forfeit(colour, Termination.ILLEGAL_MOVE,
-                          f"{name} played {one_line(answer, 40)!r}: {one_line(str(error))}") from None
+            raise Forfeit(colour, Termination.ILLEGAL_MOVE, f"{name} played "
+                          f"{one_line(answer, 40)!r}: {one_line(str(error))}") from None
         text = position.move_text(move)
         position.play(move)
         self.moves.append(text)

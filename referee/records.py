@@ -74,8 +74,9 @@ def sgf_text(row: Mapping[str, Any], clocks: list[float] | None = None) -> str:
     >>> row = {"game": "loa", "game_no": 1, "black": "a", "white": "b", "result": "B+",
     ...        "termination": "resign", "reason": "white resigned", "moves": ["b1-b3"],
     ...        "size": [8, 8], "options": {}, "first_player": "black"}
-    >>> sgf_text(row)
-    '(;FF[4]CA[UTF-8]GM[9]AP[olympiad-referee]SZ[8]GN[loa game 1]PB[a]PW[b]RE[B+]\\n;B[b1-b3]C[resign: white resigned])\\n'
+    >>> print(sgf_text(row), end="")
+    (;FF[4]CA[UTF-8]GM[9]AP[olympiad-referee]SZ[8]GN[loa game 1]PB[a]PW[b]RE[B+]
+    ;B[b1-b3]C[resign: white resigned])
     """
     root = ["FF[4]", "CA[UTF-8]", f"GM[{SGF_GAME_NUMBERS.get(row['game'], row['game'])}]",
             "AP[olympiad-referee]"]

@@ -4,8 +4,11 @@ Two instant engines (tests/referee/bad_engine.py without a fault: the first lega
 play a few games under the referee, in this process. Printed per move (ply):
 
 * wall time: everything, both engines' work and the pipes included (an upper bound);
-* referee CPU time: what this process spent (the rules check, the clocks, GTP framing, the
-  records): the referee's own overhead.
+* referee CPU time: what this process spent (the rules check, the clocks, GTP framing): the
+  referee's own overhead.
+
+Setting up a game (set_game, clear_board, time_settings to both engines) is timed apart, by
+playing the same games with no move allowed, and left out of the per-move figures.
 
     python3 scripts/bench_referee.py [--game loa] [--games 20] [--max-moves 400]
 """
@@ -17,6 +20,7 @@ import random
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,7 +29,19 @@ sys.path.insert(0, str(REPO))
 from referee.channel import EngineChannel  # noqa: E402
 from referee.game import Setup, play_game  # noqa: E402
 
-INSTANT_ENGINE = f"{shlex.quote(sys.executable)} {shlex.quote(str(REPO / 'tests/referee/bad_engine.py'))}"
+INSTANT_ENGINE = " ".join(shlex.quote(word) for word in
+                          (sys.executable, str(REPO / "tests" / "referee" / "bad_engine.py")))
+
+
+def timed_games(setup: Setup, engines: list, games: int) -> tuple[float, float, int]:
+    """Wall and CPU seconds for ``games`` games (colours alternating), and their plies."""
+    plies = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for number in range(games):
+        record = play_game(setup, engines if number % 2 == 0 else engines[::-1],
+                           random.Random(number))
+        plies += len(record.moves)
+    return time.perf_counter() - wall, time.process_time() - cpu, plies
 
 
 def main() -> None:
@@ -34,22 +50,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--max-moves", type=int, default=400)
     arguments = parser.parse_args()
-    setup = Setup(arguments.game, time=3600, max_moves=arguments.max_moves)
     engines = [EngineChannel(INSTANT_ENGINE), EngineChannel(INSTANT_ENGINE)]
     for engine in engines:  # wait until both have started, which is not the referee's time
         engine.send("set_game " + arguments.game, time.monotonic() + 60)
-    plies = 0
-    wall, cpu = time.perf_counter(), time.process_time()
-    for number in range(arguments.games):
-        record = play_game(setup, engines if number % 2 == 0 else engines[::-1],
-                           random.Random(number))
-        plies += len(record.moves)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    setup = Setup(arguments.game, time=3600, max_moves=arguments.max_moves)
+    setup_wall, setup_cpu, _ = timed_games(replace(setup, max_moves=0), engines, arguments.games)
+    wall, cpu, plies = timed_games(setup, engines, arguments.games)
     for engine in engines:
         engine.close()
-    print(f"{arguments.game}: {arguments.games} games, {plies} plies")
-    print(f"wall time    {1000 * wall / plies:.3f} ms per move (engines and pipes included)")
-    print(f"referee CPU  {1000 * cpu / plies:.3f} ms per move (the referee's own overhead)")
+    games = arguments.games
+    print(f"{arguments.game}: {games} games, {plies} plies")
+    print(f"set-up       {1000 * setup_wall / games:.3f} ms wall, "
+          f"{1000 * setup_cpu / games:.3f} ms referee CPU per game")
+    print(f"wall time    {1000 * (wall - setup_wall) / plies:.3f} ms per move "
+          f"(engines and pipes included)")
+    print(f"referee CPU  {1000 * (cpu - setup_cpu) / plies:.3f} ms per move "
+          f"(the referee's own overhead)")
 
 
 if __name__ == "__main__":

@@ -99,7 +99,8 @@ RESTARTED = {"timeout", "crash", "protocol_error"}
 def test_a_misbehaving_engine_forfeits_and_the_match_goes_on(fault, termination, reason, tmp_path):
     run_match(tmp_path, bad_engine("--fault", fault, "--at", "2"), OURS)
     first, second = rows_of(tmp_path)
-    assert (first["result"], first["termination"], first["at_fault"]) == ("W+", termination, "black")
+    assert (first["result"], first["at_fault"]) == ("W+", "black")
+    assert first["termination"] == termination
     assert reason in first["reason"]
     assert first["plies"] == (4 if fault == "refuse" else 2)
     assert second["game_no"] == 2 and second["white_index"] == 1
