@@ -9,6 +9,8 @@ from engine.games.clobber import ClobberPosition, in_play
 from engine.grid import parse_square, square_name
 from engine.perft import perft
 
+from ..playouts import check_playout
+
 Clobber = find_game("clobber")
 
 
@@ -115,6 +117,11 @@ def test_one_by_two_board_black_takes_and_wins():
 def test_board_sizes_from_1_to_26_each_way_are_accepted(size):
     position = Clobber(size=size).initial_position()
     assert position.legal_move_texts() == reference_moves(position)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 6), (6, 1), (2, 9), (11, 4)])
+def test_random_games_on_odd_boards_keep_every_invariant(size):
+    check_playout(Clobber(size=size), seed=sum(size))
 
 
 @pytest.mark.parametrize("size", [(0, 5), (5, 0), (27, 5), (5, 27)])

@@ -9,6 +9,8 @@ from engine.games.domineering import DomineeringPosition, disjoint_runs
 from engine.grid import parse_square, square_name
 from engine.perft import perft
 
+from ..playouts import check_playout
+
 Domineering = find_game("domineering")
 
 
@@ -97,6 +99,11 @@ def test_last_placement_wins():
 def test_board_sizes_from_1_to_26_each_way_are_accepted(size):
     position = Domineering(size=size).initial_position()
     assert position.legal_move_texts() == reference_moves(position)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (1, 6), (6, 1), (2, 9), (11, 4)])
+def test_random_games_on_odd_boards_keep_every_invariant(size):
+    check_playout(Domineering(size=size), seed=sum(size))
 
 
 @pytest.mark.parametrize("size", [(0, 5), (5, 0), (27, 5), (5, 27)])
