@@ -32,10 +32,10 @@ def rows_of(out: Path) -> list[dict]:
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
 
 
-def run_match(out: Path, *engines: str, games: int = 2) -> None:
+def run_match(out: Path, *engines: str, games: int = 2, options: tuple[str, ...] = ()) -> None:
     """Run ``olympiad-referee match`` in this process (the engines are processes)."""
     arguments = ["match", "--game", "loa", "--games", str(games), "--time", "1",
-                 "--max-moves", "20", "--seed", "1", "--out", str(out)]
+                 "--max-moves", "20", "--seed", "1", "--out", str(out), *options]
     for engine in engines:
         arguments += ["--engine", engine]
     with pytest.raises(SystemExit) as exit_info:
@@ -105,7 +105,7 @@ def test_a_misbehaving_engine_forfeits_and_the_match_goes_on(fault, termination,
     assert first["plies"] == (4 if fault == "refuse" else 2)
     assert second["game_no"] == 2 and second["white_index"] == 1
     if termination in RESTARTED:  # a fresh engine, which misbehaves again at its second move
-        assert (second["result"], second["termination"]) == ("B+", termination)
+        assert (second["result"], second["termination"], second["plies"]) == ("B+", termination, 3)
     else:  # the same engine, past its fault: the game is played out
         assert second["termination"] in ("normal", "repetition", "move_limit")
     assert (tmp_path / "games" / "game-0002.sgf").exists()
@@ -126,6 +126,17 @@ def test_an_engine_that_cannot_start_loses_by_crash(tmp_path, capsys):
     assert "cannot start" in rows[0]["reason"]
     out = capsys.readouterr().out
     assert "terminations: crash 2" in out
+
+
+def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsys):
+    engines = [OURS, f"{PYTHON} -m protocol.cli --depth 1 --seed 8", bad_engine()]
+    run_match(tmp_path, *engines, options=("--concurrency", "2"))
+    rows = rows_of(tmp_path)
+    assert sorted(row["game_no"] for row in rows) == [1, 2, 3, 4, 5, 6]
+    pairings = sorted((row["black_index"], row["white_index"]) for row in rows)
+    assert pairings == [(1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2)]
+    table = capsys.readouterr().out.split(" #  engine")[1].splitlines()[1:4]
+    assert [line.split()[-10] for line in table] == ["4", "4", "4"]
 
 
 # --- a whole match, killed and resumed ---------------------------------------------------
