@@ -213,7 +213,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         status = cli.main(args=argv, prog_name=PROGRAM, standalone_mode=False)
     except click.UsageError as error:
-        click.echo(f"{PROGRAM}: error: {one_line(error.format_message(), 300)}", err=True)
+        if isinstance(error, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+            click.echo(error.format_message(), err=True)  # no command at all: the help
+        else:
+            click.echo(f"{PROGRAM}: error: {one_line(error.format_message(), 300)}", err=True)
         sys.exit(2)
     except click.Abort:
         sys.exit(130)
