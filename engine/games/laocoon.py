@@ -82,9 +82,14 @@ _MOVE = re.compile(r"([a-z]\d{1,2})(?:[-x]?([a-z]\d{1,2}))?(?:\+([a-z]\d{1,2})(?
 # --- evaluation weights ----------------------------------------------------------------------
 WEIGHT_STEP = 10        # a legal step for one of the side's rings
 WEIGHT_ROOM = 3         # an available neighbour of a ring, whatever its colour
-WEIGHT_STUCK_RING = 40  # a ring without a legal step
-WEIGHT_CONTROL = 4      # a colour the side controls (forbidden to the opponent)
+WEIGHT_STUCK_RING = 40  # a ring without a legal step, but with available neighbours
+WEIGHT_DEAD_RING = 80   # a ring without any available neighbour
+WEIGHT_TERRITORY = 6    # a space the side's rings reach before the opponent's
+WEIGHT_DOUBLE = 3       # ... holding two discs
+TERRITORY_LAYERS = 4
 TEMPO = 5
+NOT_FILE_A = FULL ^ sum(1 << (rank * SIZE) for rank in range(SIZE))
+NOT_FILE_H = FULL ^ sum(1 << (rank * SIZE + SIZE - 1) for rank in range(SIZE))
 
 
 def squares_of(bits: int) -> list[int]:
@@ -95,6 +100,12 @@ def squares_of(bits: int) -> list[int]:
         squares.append(low.bit_length() - 1)
         bits ^= low
     return squares
+
+
+def grow(bits: int) -> int:
+    """Every space 8-adjacent to a space of ``bits``, and ``bits`` itself."""
+    grown = bits | (bits << SIZE) | (bits >> SIZE)
+    return (grown | ((grown << 1) & NOT_FILE_A) | ((grown >> 1) & NOT_FILE_H)) & FULL
 
 
 def layout_from_text(text: str) -> list[int]:
@@ -518,23 +529,51 @@ class LaocoonPosition(Position):
     # --- evaluation ----------------------------------------------------------------------------
 
     def evaluate(self) -> int:
-        """Ring mobility and room of the side to move minus the opponent's: a player loses
-        when no ring can step, so steps now and available spaces around (whose colours may
-        change) are what counts; a stuck ring is a heavy liability."""
+        """Ring mobility and territory of the side to move minus the opponent's.
+
+        A player loses when no ring can step, and every step burns a disc behind it, so what
+        counts is the legal steps now, the available spaces around the rings (their colours
+        may change), and the spaces each side reaches first (a breadth-first race over
+        available spaces, colours ignored after the first step), two-disc spaces counting
+        more because they survive a departure. A ring without a step is a liability; without
+        any available neighbour it is lost for good.
+        """
         available = self.available()
         mover = self.to_move
-        return (TEMPO + self._side_value(mover, available)
-                - self._side_value(mover ^ 1, available))
+        mine, steps_mine = self._ring_value(mover, available)
+        theirs, steps_theirs = self._ring_value(mover ^ 1, available)
+        reached = self.rings[0] | self.rings[1]
+        owned_mine = owned_theirs = 0
+        for _ in range(TERRITORY_LAYERS):
+            new_mine = steps_mine & ~reached
+            new_theirs = steps_theirs & ~reached
+            if not new_mine | new_theirs:
+                break
+            owned_mine |= new_mine & ~new_theirs
+            owned_theirs |= new_theirs & ~new_mine
+            reached |= new_mine | new_theirs
+            steps_mine = grow(new_mine) & available
+            steps_theirs = grow(new_theirs) & available
+        doubles = self.doubles()
+        territory = (WEIGHT_TERRITORY * (owned_mine.bit_count() - owned_theirs.bit_count())
+                     + WEIGHT_DOUBLE * ((owned_mine & doubles).bit_count()
+                                        - (owned_theirs & doubles).bit_count()))
+        return TEMPO + mine - theirs + territory
 
-    def _side_value(self, side: int, available: int) -> int:
+    def _ring_value(self, side: int, available: int) -> tuple[int, int]:
+        """The mobility score of ``side``'s rings and the bitboard of their legal steps."""
         open_spaces = available & self.free_spaces(side)
-        value = WEIGHT_CONTROL * len(self.controlled(side))
+        value = targets = 0
         for ring in squares_of(self.rings[side]):
             near = NEIGHBOURS[ring]
-            steps = (near & open_spaces).bit_count()
-            value += (WEIGHT_STEP * steps + WEIGHT_ROOM * (near & available).bit_count()
-                      - (0 if steps else WEIGHT_STUCK_RING))
-        return value
+            steps = near & open_spaces
+            targets |= steps
+            count = steps.bit_count()
+            room = (near & available).bit_count()
+            value += WEIGHT_STEP * count + WEIGHT_ROOM * room
+            if not count:
+                value -= WEIGHT_STUCK_RING if room else WEIGHT_DEAD_RING
+        return value, targets
 
     # --- picture -------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, OptionError
                     find_game)
 from engine.games.laocoon import STANDARD_LAYOUT, LaocoonPosition
 from engine.perft import perft
+from engine.search.player import Player
 
 from ..playouts import check_playout, replay_from_texts
 
@@ -547,3 +548,21 @@ def test_golden_quick_counts_agree_with_the_literal_reading():
     record = json.loads((PERFT / "laocoon-quick.json").read_text())
     position = find_game("laocoon")(record["options"]).initial_position()
     assert literal_perft(Literal.of(position), 2) == record["counts"][1]
+
+
+# --- play -------------------------------------------------------------------------------------
+
+def test_the_search_finds_the_step_that_leaves_black_without_a_move():
+    rows = rows_with("b", a1="p", a2=".", b2=".", b1="y", d1="b", c1="y", e8="o",
+                     h8="p", g8=".", g7=".", h7=".")
+    position = setup(rows, white=("d1", "e8"), black=("a1", "h8"), to_move=WHITE)
+    assert position.move_text(Player(depth=2, seed=1).choose(position)) == "d1-c1"
+
+
+def test_the_evaluation_prefers_free_rings_to_trapped_ones():
+    open_board = setup(rows_with(**QUIET), white=("d4", "e5"), black=("a1", "h1"), hand="o")
+    assert open_board.evaluate() > 0  # white's rings in the open, black's on the edge
+    walled = setup(rows_with(**QUIET, c3=".", c4=".", c5=".", d3=".", d5=".", e3=".", e4=".",
+                             f4=".", f5=".", f6=".", e6=".", d6="."),
+                   white=("d4", "e5"), black=("a1", "h1"), hand="o")
+    assert walled.evaluate() < open_board.evaluate()
