@@ -9,3 +9,4 @@ from . import kolem  # noqa: F401
 from . import argon  # noqa: F401
 from . import surakarta  # noqa: F401
 from . import laocoon  # noqa: F401
+from . import cookiedisco  # noqa: F401
