@@ -10,9 +10,10 @@ state: the caller kills it and starts a new one for the next game.
 
 :class:`EngineChannel` runs a real engine under a pseudo-terminal with :mod:`pexpect` (so that
 engines which only flush line by line on a terminal still answer at once) and sends its standard
-error to a pipe that a thread drains, keeping only the tail for the record: a chatty engine can
-never block on a full pipe. :class:`InProcessChannel` talks to an engine object in the same
-process, for fast tests; both read answers with the same :func:`parse_answer`.
+error to a pipe that a thread drains, keeping only the tail for the record (of each game, as
+:meth:`Channel.take_stderr` empties it): a chatty engine can never block on a full pipe.
+:class:`InProcessChannel` talks to an engine object in the same process, for fast tests; both
+read answers with the same :func:`parse_answer`.
 
 >>> parse_answer(b"=7 b1-b3")
 (True, 'b1-b3')
@@ -92,9 +93,8 @@ class Channel:
         :func:`time.monotonic` instant (``None``: wait as long as it takes)."""
         raise NotImplementedError
 
-    @property
-    def stderr_tail(self) -> str:
-        """The last few kilobytes the engine wrote to standard error."""
+    def take_stderr(self) -> str:
+        """The last few kilobytes the engine wrote to standard error since the previous call."""
         return ""
 
     def close(self, grace: float = 1.0) -> None:
@@ -161,6 +161,7 @@ class EngineChannel(Channel):
         self.stderr_bytes = stderr_bytes
         self._pending = b""
         self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()
         try:
             argv = shlex.split(command)
         except ValueError as error:
@@ -186,25 +187,31 @@ class EngineChannel(Channel):
         finally:
             os.close(write_end)
         child.delaybeforesend = None  # pexpect's default pause of 50 ms before each command
-        threading.Thread(target=self._drain_stderr, args=(read_end,), daemon=True,
-                         name=f"stderr of {argv[0]}").start()
+        self._drainer = threading.Thread(target=self._drain_stderr, args=(read_end,),
+                                         daemon=True, name=f"stderr of {argv[0]}")
+        self._drainer.start()
         return child
 
     def _drain_stderr(self, fd: int) -> None:
         """Read the engine's standard error until it closes, keeping only the tail."""
         try:
             while chunk := os.read(fd, _READ_CHUNK):
-                self._stderr += chunk
-                if len(self._stderr) > 2 * self.stderr_bytes:
-                    del self._stderr[:-self.stderr_bytes]
+                with self._stderr_lock:
+                    self._stderr += chunk
+                    if len(self._stderr) > 2 * self.stderr_bytes:
+                        del self._stderr[:-self.stderr_bytes]
         except OSError:
             pass
         finally:
             os.close(fd)
 
-    @property
-    def stderr_tail(self) -> str:
-        return bytes(self._stderr[-self.stderr_bytes:]).decode("utf-8", "replace")
+    def take_stderr(self) -> str:
+        if self._child.closed or not self._child.isalive():
+            self._drainer.join(0.5)  # what a dead engine wrote last may still be in the pipe
+        with self._stderr_lock:
+            tail = bytes(self._stderr[-self.stderr_bytes:])
+            self._stderr.clear()
+        return tail.decode("utf-8", "replace")
 
     @property
     def pid(self) -> int:

@@ -23,7 +23,7 @@ from engine import GameError, find_game
 from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
 from .match import Match, ScheduledGame, entrant_names, schedule
 from .records import RESULTS_NAME, ResultsFile, SettingsMismatch, check_settings
-from .stats import format_standings, standings, terminations
+from .stats import crosstable, format_standings, standings, terminations
 
 PROGRAM = "olympiad-referee"
 
@@ -206,6 +206,8 @@ def run_match(setup: Setup, commands: list[str], planned: list[ScheduledGame], o
         results.close()
     progress.close()
     click.echo(format_standings(standings(progress.rows, names), terminations(progress.rows)))
+    if len(names) > 2:
+        click.echo(crosstable(progress.rows, names))
 
 
 def main(argv: list[str] | None = None) -> None:

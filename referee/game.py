@@ -59,7 +59,12 @@ class Setup:
 
 @dataclass
 class GameRecord:
-    """How one game went: what the results file and the SGF record are written from."""
+    """How one game went: what the results file and the SGF record are written from.
+
+    ``moves`` are canonical move texts; ``clocks`` the mover's clock after each move (increment
+    included); ``used`` the seconds each colour spent; ``at_fault`` the colour that forfeited;
+    ``stderr`` what each engine wrote to standard error (the tail).
+    """
 
     game: Game
     start_options: dict[str, str]
@@ -217,9 +222,10 @@ class _Referee:
 
     def record(self, result: str, termination: Termination, reason: str,
                at_fault: int | None = None) -> GameRecord:
+        stderr = [engine.take_stderr() for engine in self.engines]
         return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,
                           [round(seconds, 3) for seconds in self.used], result, termination,
-                          reason, at_fault, [engine.stderr_tail for engine in self.engines])
+                          reason, at_fault, stderr)
 
 
 def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random) -> GameRecord:

@@ -108,6 +108,36 @@ def terminations(rows: Iterable[Mapping[str, Any]]) -> Counter:
     return Counter(row["termination"] for row in rows)
 
 
+def crosstable(rows: Iterable[Mapping[str, Any]], names: Sequence[str]) -> str:
+    """Each engine's score against each other engine (``score/games``), in command-line order.
+
+    >>> print(crosstable([{"black_index": 1, "white_index": 3, "result": "0"}], "abc"))
+     #  engine  1      2      3
+     1  a       -             0.5/1
+     2  b              -
+     3  c       0.5/1         -
+    """
+    count = len(names)
+    scores = [[[0.0, 0] for _ in range(count)] for _ in range(count)]
+    for row in rows:
+        black, white = row["black_index"] - 1, row["white_index"] - 1
+        black_score = {"B+": 1.0, "W+": 0.0}.get(row["result"], 0.5)
+        for me, other, score in ((black, white, black_score), (white, black, 1 - black_score)):
+            scores[me][other][0] += score
+            scores[me][other][1] += 1
+    cells = [["-" if other == me else (f"{score:g}/{games}" if games else "")
+              for other, (score, games) in enumerate(scores[me])] for me in range(count)]
+    cell_width = max(len(cell) for line in cells + [[str(count)]] for cell in line)
+    width = max([len("engine")] + [len(name) for name in names])
+    header = [str(index) for index in range(1, count + 1)]
+    lines = [f"{'#':>2}  {'engine':<{width}}  "
+             + "  ".join(f"{cell:<{cell_width}}" for cell in header)]
+    for me, name in enumerate(names):
+        lines.append(f"{me + 1:>2}  {name:<{width}}  "
+                     + "  ".join(f"{cell:<{cell_width}}" for cell in cells[me]))
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def _signed(value: float) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"

@@ -66,8 +66,8 @@ def test_channel_reports_an_engine_that_cannot_start_or_exits():
     channel = EngineChannel(f"{PYTHON} -c \"import sys; sys.stderr.write('bye'); sys.exit(4)\"")
     with pytest.raises(ChannelClosed, match="exit status 4"):
         channel.send("name", time.monotonic() + 20)
-    time.sleep(0.1)
-    assert channel.stderr_tail == "bye"
+    assert channel.take_stderr() == "bye"
+    assert channel.take_stderr() == ""
 
 
 def test_channel_bounds_what_it_buffers():

@@ -20,7 +20,8 @@ from referee.game import Setup, play_game
 from referee.match import Match, entrant_names, schedule
 from referee.records import (Entrant, ResultsFile, SettingsMismatch, check_settings, result_row,
                              sgf_text)
-from referee.stats import elo_difference, elo_estimate, format_standings, standings
+from referee.stats import (crosstable, elo_difference, elo_estimate, format_standings,
+                           standings)
 
 SPEC_FIELDS = {"game_no", "game", "black", "white", "black_index", "white_index", "result",
                "termination", "reason", "moves", "plies", "black_time", "white_time"}
@@ -335,3 +336,12 @@ def test_resuming_with_other_settings_is_a_usage_error(capsys, tmp_path):
                   "--out", str(tmp_path)])
     assert exit_info.value.code == 2
     assert "holds a match with engines" in capsys.readouterr().err
+
+
+def test_crosstable_scores_each_pairing_from_both_sides():
+    rows = [{"black_index": 1, "white_index": 2, "result": "B+"},
+            {"black_index": 2, "white_index": 1, "result": "0"},
+            {"black_index": 3, "white_index": 1, "result": "W+"}]
+    lines = crosstable(rows, ["a", "b", "c"]).splitlines()
+    assert [line.split()[2:] for line in lines[1:]] == [
+        ["-", "1.5/2", "1/1"], ["0.5/2", "-"], ["0/1", "-"]]
