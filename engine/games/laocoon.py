@@ -74,6 +74,12 @@ def _build_neighbours() -> tuple[int, ...]:
 
 NEIGHBOURS = _build_neighbours()
 BITS = tuple(1 << square for square in range(SQUARES))
+# For every rank and every 8-bit pattern of it, the step-3 fields of its squares: a dense
+# bitboard turns into move fields one rank at a time instead of one bit at a time.
+DROP_FIELDS = tuple(
+    tuple(tuple((rank * SIZE + file + 1) << DROP_SHIFT for file in range(SIZE) if pattern >> file & 1)
+          for pattern in range(256))
+    for rank in range(SIZE))
 
 # The whole move: step squares (with -, x or nothing between), then + and a square, or + and
 # two squares joined by = (a swap).
@@ -106,6 +112,16 @@ def grow(bits: int) -> int:
     """Every space 8-adjacent to a space of ``bits``, and ``bits`` itself."""
     grown = bits | (bits << SIZE) | (bits >> SIZE)
     return (grown | ((grown << 1) & NOT_FILE_A) | ((grown >> 1) & NOT_FILE_H)) & FULL
+
+
+def drop_fields(bits: int) -> list[int]:
+    """The step-3 move fields of the squares of ``bits``, lowest first."""
+    fields: list[int] = []
+    for rank in range(SIZE):
+        pattern = bits >> (rank * SIZE) & 255
+        if pattern:
+            fields += DROP_FIELDS[rank][pattern]
+    return fields
 
 
 def layout_from_text(text: str) -> list[int]:
@@ -301,7 +317,7 @@ class LaocoonPosition(Position):
             return moves
         lower = self.lower
         shared = self.discs() & ~self.doubles() & ~(self.rings[0] | self.rings[1]) & ~self.top[hand]
-        codes = [(square + 1) << DROP_SHIFT for square in squares_of(shared)]
+        codes = drop_fields(shared)
         for origin, target in self.steps(self.to_move):
             step = origin << 6 | target
             if shared >> target & 1:
@@ -408,7 +424,8 @@ class LaocoonPosition(Position):
                 return Outcome(side ^ 1, Termination.NORMAL,
                                f"{COLOUR_NAMES[side]} has no space to place a ring")
             return None
-        if not self.steps(side):
+        open_spaces = self.available() & self.free_spaces(side)
+        if not any(NEIGHBOURS[ring] & open_spaces for ring in squares_of(self.rings[side])):
             return Outcome(side ^ 1, Termination.NORMAL, f"{COLOUR_NAMES[side]} cannot move a ring")
         return None
 
