@@ -16,10 +16,11 @@ the opponent's previous move goes on an available space holding exactly one disc
 colour: ``d4-e5+c3``. Without a disc to place, or without a space for it (the disc then leaves
 the game), the move is ``d4-e5``. A player who cannot place or step a ring loses.
 
-Representation: per colour, a bitboard of the spaces whose top disc has that colour, a bitboard
-of the spaces holding two discs (stacks never grow taller: discs are only put on spaces with
-exactly one), and per square the top and lower colour for quick look-ups; one ring bitboard
-per side; ``hand``, the colour of the disc the side to move has to place (-1 for none).
+Representation: per colour, a bitboard of the spaces whose top disc has that colour and one of
+the spaces where it lies under another (stacks never grow taller than two: discs are only put
+on spaces holding exactly one), and per square the top and lower colour for quick look-ups;
+one ring bitboard per side; ``hand``, the colour of the disc the side to move has to place
+(-1 for none).
 A move is an int: bits 0-5 the ring's new space; when moving, bits 6-11 the space left and bits
 12-18 the space of the placed disc plus one (0: no disc placed); when placing with a swap,
 bits 12-18 the lower swapped space plus one and bits 19-24 the higher one.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Mapping
 
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError,
                     OptionError, Outcome, Position, Termination)
@@ -77,13 +79,15 @@ BITS = tuple(1 << square for square in range(SQUARES))
 # For every rank and every 8-bit pattern of it, the step-3 fields of its squares: a dense
 # bitboard turns into move fields one rank at a time instead of one bit at a time.
 DROP_FIELDS = tuple(
-    tuple(tuple((rank * SIZE + file + 1) << DROP_SHIFT for file in range(SIZE) if pattern >> file & 1)
+    tuple(tuple((rank * SIZE + file + 1) << DROP_SHIFT
+                for file in range(SIZE) if pattern >> file & 1)
           for pattern in range(256))
     for rank in range(SIZE))
 
 # The whole move: step squares (with -, x or nothing between), then + and a square, or + and
 # two squares joined by = (a swap).
-_MOVE = re.compile(r"([a-z]\d{1,2})(?:[-x]?([a-z]\d{1,2}))?(?:\+([a-z]\d{1,2})(?:=([a-z]\d{1,2}))?)?")
+_MOVE = re.compile(
+    r"([a-z]\d{1,2})(?:[-x]?([a-z]\d{1,2}))?(?:\+([a-z]\d{1,2})(?:=([a-z]\d{1,2}))?)?")
 
 # --- evaluation weights ----------------------------------------------------------------------
 WEIGHT_STEP = 10        # a legal step for one of the side's rings
@@ -153,7 +157,8 @@ class Laocoon(Game):
     # Discs are handed on, not spent, outside the quick variant: rings can wander forever.
     may_not_end = True
 
-    def __init__(self, options=None, size=None) -> None:
+    def __init__(self, options: Mapping[str, str] | None = None,
+                 size: tuple[int, int] | None = None) -> None:
         super().__init__(options, size)
         self.variant = self.settings["variant"]
         self.layout = layout_from_text(self.settings["layout"])
