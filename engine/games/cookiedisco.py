@@ -38,8 +38,8 @@ from ..registry import register
 
 STRIDE = 1 << 32
 HALF_STRIDE = STRIDE // 2
-# The six directions in cyclic order (counter-clockwise with r drawn upwards... any fixed order
-# around the cell works): (1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1).
+# The six directions in cyclic order, clockwise as the diagram draws them (row r at height r):
+# (1,0), (1,-1), (0,-1), (-1,0), (-1,1), (0,1). The rules only need some fixed cyclic order.
 AXIAL_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 D = tuple(dq * STRIDE + dr for dq, dr in AXIAL_DIRECTIONS)
 SENSES = (1, -1)
@@ -52,7 +52,6 @@ PLAYER_COOKIE = (6, 7)
 VALUE = (3, 3, 3, 2, 2, 1, 0, 0)
 COLOUR = (CHOCOLATE, CHOCOLATE, CHOCOLATE, CARAMEL, CARAMEL, VANILLA, ORANGE, BLUE)
 SYMBOL = "CCCKKVXO"
-TOTAL_VALUE = sum(VALUE)
 
 # SPEC 2.10's layouts: chocolate, caramel and vanilla cells as (q, r).
 LAYOUTS = {
@@ -485,17 +484,15 @@ class CookieDiscoPosition(Position):
         return f"{cell_text(origin)}>{cell_text(target)}"
 
     def parse_move(self, text: str):
-        move_match = _MOVE.fullmatch(text)
-        if move_match:
-            q0, r0, q1, r1 = (int(group) for group in move_match.groups())
-            move = (cell_of(q0, r0), cell_of(q1, r1))
-        else:
-            place_match = _PLACEMENT.fullmatch(text)
-            if not place_match:
-                raise MoveSyntaxError(
-                    f"{text.strip()!r} is not a move (expected a cell like 3,-1 or a roll "
-                    f"like 0,1>2,-1)")
-            move = (None, cell_of(int(place_match[1]), int(place_match[2])))
+        match = _MOVE.fullmatch(text) or _PLACEMENT.fullmatch(text)
+        if not match:
+            raise MoveSyntaxError(f"{text.strip()!r} is not a move (expected a cell like 3,-1 "
+                                  f"or a roll like 0,1>2,-1)")
+        numbers = [int(group) for group in match.groups()]
+        if any(abs(number) >= HALF_STRIDE for number in numbers):
+            raise MoveSyntaxError(f"{text.strip()!r}: coordinates beyond ±{HALF_STRIDE - 1}")
+        cells = [cell_of(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2)]
+        move = (cells[0], cells[1]) if len(cells) == 2 else (None, cells[0])
         if move in self.legal_moves():
             return move
         raise IllegalMoveError(f"{self.move_text(move)}: {self._why_illegal(move)}")
