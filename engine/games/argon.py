@@ -303,7 +303,8 @@ class ArgonPosition(Position):
             parts = word.split("+")
             if len(parts) != 2:
                 raise MoveSyntaxError(f"{text!r} is not a move (expected two points, like d5+b2)")
-            move = PAIR | parse_square(parts[0], cols, rows) << SHIFT | parse_square(parts[1], cols, rows)
+            first, second = (parse_square(part, cols, rows) for part in parts)
+            move = PAIR | first << SHIFT | second
         elif len(word) <= 3:
             move = parse_square(word, cols, rows)
         else:

@@ -304,4 +304,5 @@ def test_moves_are_read_leniently():
     with pytest.raises(MoveSyntaxError):
         position.parse_move("d5+z2")
     position = ArgonPosition.setup("a1 a9", "e5 i9", WHITE)
-    assert position.parse_move("E5E9") == position.parse_move("e5xe9") == position.parse_move("e5-e9")
+    move = position.parse_move("e5-e9")
+    assert position.parse_move("E5E9") == position.parse_move("e5xe9") == move

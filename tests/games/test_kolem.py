@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, find_game
+from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, SizeError, find_game
 from engine.games.kolem import KolemPosition
 
 from ..playouts import replay_from_texts
@@ -249,6 +249,5 @@ def test_showboard_shows_the_hands_and_the_lost_pieces():
 
 
 def test_the_engine_has_no_board_size_option():
-    from engine import SizeError
     with pytest.raises(SizeError):
         find_game("kolem")(size=(6, 6))
