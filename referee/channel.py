@@ -213,10 +213,6 @@ class EngineChannel(Channel):
             self._stderr.clear()
         return tail.decode("utf-8", "replace")
 
-    @property
-    def pid(self) -> int:
-        return self._child.pid
-
     def send(self, command: str, deadline: float | None = None) -> str:
         unasked = self._pending.strip(b"\n")
         if unasked:
