@@ -45,6 +45,7 @@ DIRECTIONS = ((1, 0), (0, 1), (-1, 0), (0, -1))  # east, north, west, south: tur
 # --- evaluation weights ----------------------------------------------------------------------
 WEIGHT_GROUP = 40
 WEIGHT_CONTACT = 6
+WEIGHT_SPREAD = 10
 WEIGHT_MOBILITY = 1
 
 
@@ -360,14 +361,13 @@ class ArgonPosition(Position):
     # --- evaluation and display --------------------------------------------------------------
 
     def evaluate(self) -> int:
-        """Fewer groups and more touching stones than the opponent, and, in phase 2, the
-        number of moves of the side to move."""
+        """Fewer groups, more touching stones and stones closer together than the opponent's,
+        and, in phase 2, the number of moves of the side to move."""
         table = self.table
-        mover = self.to_move
-        score = (WEIGHT_GROUP * (_group_count(self.stones[mover ^ 1], table)
-                                 - _group_count(self.stones[mover], table))
-                 + WEIGHT_CONTACT * (_contacts(self.stones[mover], table)
-                                     - _contacts(self.stones[mover ^ 1], table)))
+        own, opponent = self.stones[self.to_move], self.stones[self.to_move ^ 1]
+        score = (WEIGHT_GROUP * (_group_count(opponent, table) - _group_count(own, table))
+                 + WEIGHT_CONTACT * (_contacts(own, table) - _contacts(opponent, table))
+                 + int(WEIGHT_SPREAD * (_spread(opponent, table) - _spread(own, table))))
         if self.phase == MOVING:
             score += WEIGHT_MOBILITY * len(self._generate())
         return score
@@ -398,6 +398,18 @@ class ArgonPosition(Position):
 
 def _group_count(bits: int, table: Tables) -> int:
     return groups(bits, table) if bits else 1
+
+
+def _spread(bits: int, table: Tables) -> float:
+    """The mean distance (in steps) of the stones of ``bits`` from their centre of mass."""
+    count = bits.bit_count()
+    if count < 2:
+        return 0.0
+    cols = table.cols
+    files = [point % cols for point in points_of(bits)]
+    ranks = [point // cols for point in points_of(bits)]
+    centre_file, centre_rank = sum(files) / count, sum(ranks) / count
+    return sum(abs(f - centre_file) + abs(r - centre_rank) for f, r in zip(files, ranks)) / count
 
 
 def _contacts(bits: int, table: Tables) -> int:
