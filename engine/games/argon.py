@@ -157,7 +157,7 @@ class ArgonPosition(Position):
     """An Argon position: two bitboards, the phase, the last stone placed, the side to move."""
 
     has_evaluation = True
-    typical_plies = 40
+    typical_plies = 80
 
     def __init__(self, game: Game, black: int = 0, white: int = 0, to_move: int = WHITE,
                  phase: int = PLACING, last: int = -1) -> None:

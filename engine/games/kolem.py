@@ -109,7 +109,7 @@ class KolemPosition(Position):
     """
 
     has_evaluation = True
-    typical_plies = 40
+    typical_plies = 100
 
     def __init__(self, game: Game, black: int = 0, white: int = 0,
                  hands: tuple[int, int] = (PIECES, PIECES), to_move: int = WHITE) -> None:
