@@ -23,7 +23,7 @@ DIAGONALS = ((1, -1), (1, 1))
 
 # --- evaluation weights ----------------------------------------------------------------------
 PIECE = 100
-ADVANCE_SCALE = 60  # the far end of the advancement curve (see racing.advance_weights)
+ADVANCE_SCALE = 30  # the far end of the advancement curve (see racing.advance_weights)
 HOME_GUARD = 12  # a piece still on the home rank guards the squares the opponent must reach
 DEFENDED = 6  # a piece a friend could recapture on
 HANGING = 25  # a piece the opponent attacks and no friend defends
