@@ -1,5 +1,7 @@
 """Argon (SPEC 2.8): every clause from a position, and a literal reference generator."""
 
+import json
+import pathlib
 import random
 
 import pytest
@@ -10,6 +12,7 @@ from engine.games.argon import MOVING, PLACING, ArgonPosition, is_connected, tab
 from ..playouts import replay_from_texts
 
 FILES = "abcdefghijklmnopqrs"
+PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1)]
 
 
@@ -89,6 +92,17 @@ def test_generator_agrees_with_the_literal_reading_of_the_rules(size, seed):
 def texts_from(position: ArgonPosition, origin: str) -> set[str]:
     return {text for text in position.legal_move_texts()
             if text.startswith(origin) and text[len(origin)] in "-x"}
+
+
+def test_golden_counts_agree_with_the_reference_generator():
+    golden = json.loads((PERFT / "argon-5x5.json").read_text())["counts"]
+    position = find_game("argon")(size=(5, 5)).initial_position()
+    total = 0
+    for move in position.legal_moves():
+        position.play(move)
+        total += len(reference_moves(position))
+        position.undo()
+    assert golden[:2] == [25, total]
 
 
 # --- board and phase 1 ------------------------------------------------------------------------

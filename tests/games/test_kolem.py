@@ -1,5 +1,7 @@
 """Kolem (SPEC 2.7): every clause from a position, and a literal reference generator."""
 
+import json
+import pathlib
 import random
 
 import pytest
@@ -10,6 +12,7 @@ from engine.games.kolem import KolemPosition
 from ..playouts import replay_from_texts
 
 FILES = "abcde"
+PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"
 ORTHOGONAL = [(1, 0), (-1, 0), (0, 1), (0, -1)]
 ALL_AROUND = ORTHOGONAL + [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 
@@ -68,6 +71,14 @@ def test_generator_agrees_with_the_literal_reading_of_the_rules(seed):
     while position.outcome is None and position.ply < 120:
         assert set(position.legal_move_texts()) == reference_moves(position)
         position.play(rng.choice(position.legal_moves()))
+
+
+def test_golden_counts_agree_with_counting_by_hand():
+    # Depth 3: white's first piece w and black's b go anywhere; then white must touch b: b's
+    # deg(b) orthogonal neighbours, one fewer when w is among them. Over the 24 squares of w
+    # that is 23 deg(b), and the degrees of the 5x5 grid add up to 2 x 40 edges.
+    golden = json.loads((PERFT / "kolem.json").read_text())["counts"]
+    assert golden[:3] == [25, 25 * 24, 23 * 80]
 
 
 def test_the_board_starts_empty_with_nine_pieces_each_in_hand_and_white_first():
