@@ -51,7 +51,7 @@ class BreakthroughPosition(RacePosition):
     ['a2-a3', 'a2-b3', 'b2-a3', 'b2-b3', 'b2-c3', 'c2-b3', 'c2-c3']
     """
 
-    typical_plies = 70
+    typical_plies = 60
     steps = (STRAIGHT, *DIAGONALS)
     capture_steps = DIAGONALS
     step_rule = "a piece moves one square straight or diagonally forward"
@@ -67,8 +67,7 @@ class BreakthroughPosition(RacePosition):
         advance = advance_weights(self.board.rows, ADVANCE_SCALE, HOME_GUARD)
         mover_attacks, opponent_attacks = self._attacks(mover), self._attacks(opponent)
         own, theirs = self.pieces[mover], self.pieces[opponent]
-        score = (TEMPO + self._material_and_advance(mover, PIECE, advance)
-                 - self._material_and_advance(opponent, PIECE, advance))
+        score = TEMPO + self._material_and_advance(PIECE, advance)
         score += DEFENDED * ((own & mover_attacks).bit_count()
                              - (theirs & opponent_attacks).bit_count())
         score -= HANGING * (own & opponent_attacks & ~mover_attacks).bit_count()

@@ -66,8 +66,7 @@ class KnightthroughPosition(RacePosition):
         advance = advance_weights(self.board.rows, ADVANCE_SCALE, HOME_GUARD)
         mover_attacks, opponent_attacks = self._attacks(mover), self._attacks(opponent)
         own, theirs = self.pieces[mover], self.pieces[opponent]
-        score = (TEMPO + self._material_and_advance(mover, PIECE, advance)
-                 - self._material_and_advance(opponent, PIECE, advance))
+        score = TEMPO + self._material_and_advance(PIECE, advance)
         score += MOBILITY * ((mover_attacks & ~own).bit_count()
                              - (opponent_attacks & ~theirs).bit_count())
         if theirs & mover_attacks & ~opponent_attacks:

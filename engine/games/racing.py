@@ -291,13 +291,15 @@ class RacePosition(Position):
             return -SURE_WIN
         return 0
 
-    def _material_and_advance(self, colour: int, piece: int, advance: tuple[int, ...]) -> int:
-        """``piece`` per piece of ``colour`` plus ``advance[r]`` per piece ``r`` ranks from its
-        home rank."""
-        own = self.pieces[colour]
-        value = piece * own.bit_count()
-        for weight, mask in zip(advance, self.board.progress[colour]):
-            value += weight * (own & mask).bit_count()
+    def _material_and_advance(self, piece: int, advance: tuple[int, ...]) -> int:
+        """The side to move's ``piece`` per piece plus ``advance[r]`` per piece ``r`` ranks from
+        its home rank, minus the opponent's."""
+        mover = self.to_move
+        own, theirs = self.pieces[mover], self.pieces[mover ^ 1]
+        value = piece * (own.bit_count() - theirs.bit_count())
+        for weight, mine, yours in zip(advance, self.board.progress[mover],
+                                       self.board.progress[mover ^ 1]):
+            value += weight * ((own & mine).bit_count() - (theirs & yours).bit_count())
         return value
 
 
