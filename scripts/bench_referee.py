@@ -54,6 +54,7 @@ def main() -> None:
     for engine in engines:  # wait until both have started, which is not the referee's time
         engine.send("set_game " + arguments.game, time.monotonic() + 60)
     setup = Setup(arguments.game, time=3600, max_moves=arguments.max_moves)
+    setup.make_game()  # loads every game module once: start-up, not overhead
     setup_wall, setup_cpu, _ = timed_games(replace(setup, max_moves=0), engines, arguments.games)
     wall, cpu, plies = timed_games(setup, engines, arguments.games)
     for engine in engines:
