@@ -182,3 +182,27 @@ def test_channel_rejects_output_nobody_asked_for():
     with pytest.raises(IllFormedAnswer, match="nobody asked for: '= two'"):
         channel.send("version", time.monotonic() + 20)
     channel.kill()
+
+
+def test_an_interrupted_match_stops_at_once_and_says_how_to_resume(tmp_path):
+    out = tmp_path / "match"
+    command = [sys.executable, "-m", "referee.cli", "match", "--game", "loa", "--games", "50",
+               "--time", "20", "--seed", "4", "--out", str(out), "--engine", OURS,
+               "--engine", OURS.replace("--depth 1", "--depth 2")]
+    def interruptible() -> None:  # a shell may start us with SIGINT ignored
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, preexec_fn=interruptible)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while not (results.exists() and results.read_text().count("\n") >= 1):
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.02)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=20)
+    assert run.returncode == 130
+    assert err.splitlines()[-1].startswith("olympiad-referee: interrupted after")
+    assert "Traceback" not in err
+    rows = rows_of(out)
+    assert 1 <= len(rows) < 100 and len({row["game_no"] for row in rows}) == len(rows)
