@@ -274,16 +274,23 @@ def test_elo_of_known_scores():
 
 def test_elo_interval_and_los_of_a_known_score():
     estimate = elo_estimate(wins=6, losses=2, draws=2)
-    # mu = 0.7; per-game variance (6 * 0.09 + 2 * 0.49 + 2 * 0.04) / 10 = 0.16; error 0.4 / sqrt 10
-    error = 0.4 / math.sqrt(10)
+    # mu = 0.7 over 10 games; Wilson with z^2 = 3.841459: centre (0.7 + 0.192073) / 1.384146
+    # = 0.644493, half-width 1.959964 * sqrt(0.021 + 0.009604) / 1.384146 = 0.247715.
     assert estimate.elo == pytest.approx(147.19, abs=0.01)
-    assert estimate.lower == pytest.approx(elo_difference(0.7 - 1.959964 * error), abs=0.01)
-    assert estimate.upper == pytest.approx(elo_difference(0.7 + 1.959964 * error), abs=0.01)
-    assert (estimate.lower, estimate.upper) == pytest.approx((-33.40, 504.03), abs=0.01)
+    assert estimate.lower == pytest.approx(elo_difference(0.396778), abs=0.01)
+    assert estimate.upper == pytest.approx(elo_difference(0.892208), abs=0.01)
+    assert (estimate.lower, estimate.upper) == pytest.approx((-72.77, 367.15), abs=0.01)
     assert estimate.los == pytest.approx(0.92135, abs=1e-4)
     even = elo_estimate(5, 5, 0)
     assert even.elo == 0 and even.los == 0.5 and even.lower == pytest.approx(-even.upper)
     assert elo_estimate(0, 0, 0) is None and elo_estimate(0, 0, 3).los == 0.5
+
+
+def test_a_perfect_score_keeps_a_finite_lower_end():
+    estimate = elo_estimate(10, 0, 0)
+    assert estimate.elo == math.inf and estimate.upper == math.inf
+    assert estimate.lower == pytest.approx(elo_difference(0.722460), abs=0.01)
+    assert elo_estimate(0, 10, 0).lower == -math.inf
 
 
 def test_standings_count_each_engine_from_both_colours():
