@@ -4,7 +4,9 @@ Board: 8x8 by default, any size from 2x5 to 26x26 (``boardsize COLS ROWS``); whi
 ranks 1-2 and black the top two ranks; white moves first.
 A piece moves one square straight or diagonally forward onto an empty square, or captures an
 opponent piece diagonally forward (never straight). A player wins on reaching the far rank or
-when the opponent has no piece left; a player with no legal move (every piece blocked) loses.
+when the opponent has no piece left. A player with no legal move would lose, but on two files
+or more that never happens: the most advanced piece has no friend ahead, so a diagonal step
+forward is always open to it (an empty square or a capture).
 
 Notation: ``a2-a3``, capture ``a2xb3``.
 

@@ -5,7 +5,8 @@ ranks 1-2 and black the top two ranks; white moves first.
 A piece moves like a chess knight, but only forward: two ranks forward and one file sideways,
 or one rank forward and two files sideways, onto an empty square or capturing the opponent piece
 there (never onto its own piece). A player wins on reaching the far rank or when the opponent
-has no piece left; a player with no legal move loses.
+has no piece left; a player with no legal move loses (only possible on three files: from four
+on, the most advanced knight can always jump one rank forward and two files sideways).
 
 Notation: ``b1-c3``, capture ``b1xc3``.
 
