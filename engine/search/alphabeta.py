@@ -5,6 +5,12 @@ better, well inside ``±WIN``. The search adds a transposition table (keyed by
 ``Position.key()``), the previous iteration's best move first, killer moves and the history
 heuristic for ordering, and principal-variation search (null windows after the first move).
 A proven win or loss is scored ``±(WIN - plies)`` so that the shortest win is preferred.
+
+Two guards keep a fixed depth usable in every game: a node with more than :data:`WIDE_NODE`
+moves (laoCoon's swap turn offers tens of thousands) is a horizon, evaluated statically below
+the root and searched one ply deep at the root; and a draw
+counts :data:`CONTEMPT` below zero for the side the search plays for, so that it does not
+settle for a repetition in a level position against a weaker opponent.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ WIN = 1_000_000
 MATE_BOUND = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 1_000_000
+WIDE_NODE = 2_000
+CONTEMPT = 25
 
 
 class _OutOfTime(Exception):
@@ -36,6 +44,7 @@ class AlphaBeta:
         self.depth_reached = 0
         self.score = 0
         self._budget = Budget()
+        self._side = 0
 
     def choose(self, position: Position, budget: Budget):
         """The best move found for the side to move within ``budget`` (the game is not over)."""
@@ -49,7 +58,10 @@ class AlphaBeta:
         best = moves[0]
         if len(moves) == 1 and budget.depth is None:
             return best
+        self._side = position.to_move
         max_depth = budget.depth if budget.depth is not None else 64
+        if len(moves) > WIDE_NODE:
+            max_depth = 1
         working = position.copy()
         for depth in range(1, max_depth + 1):
             self.killers = [[None, None] for _ in range(depth + 2)]
@@ -94,7 +106,7 @@ class AlphaBeta:
         outcome = position.outcome
         if outcome is not None:
             if outcome.winner is None:
-                return 0
+                return -CONTEMPT if position.to_move == self._side else CONTEMPT
             return WIN - ply if outcome.winner == position.to_move else ply - WIN
         if depth <= 0:
             return position.evaluate()
@@ -114,6 +126,8 @@ class AlphaBeta:
                     return value
 
         moves = position.legal_moves()
+        if len(moves) > WIDE_NODE:
+            return position.evaluate()  # too wide to search: a horizon, like depth 0
         history = self.history
         moves.sort(key=lambda move: history.get(move, 0), reverse=True)
         killers = self.killers[ply] if ply < len(self.killers) else (None, None)

@@ -146,3 +146,14 @@ def test_no_increment_is_inferred_under_plain_sudden_death():
     keeper.record_spent(0, 0.5)
     keeper.set_left(0, 9.45, 0)
     assert keeper.increment == 0.0
+
+
+def test_a_very_wide_root_is_searched_one_ply_deep():
+    # laoCoon random: black's second ring may come with any swap, tens of thousands of moves.
+    position = find_game("laocoon")({"variant": "random"}).initial_position()
+    for text in ("d4", "c4", "f6"):
+        position.play(position.parse_move(text))
+    assert len(position.legal_moves()) > 2000
+    search = AlphaBeta(seed=1)
+    move = search.choose(position, Budget(depth=3))
+    assert move in position.legal_moves() and search.depth_reached == 1
