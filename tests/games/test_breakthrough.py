@@ -245,3 +245,10 @@ def test_the_evaluation_sees_a_win_next_move_and_an_unstoppable_runner():
 def test_the_evaluation_prefers_material_and_advancement():
     assert setup("a8", "a2 b2").evaluate() > setup("a8 b8", "a2").evaluate()
     assert setup("a8", "d5").evaluate() > setup("a8", "d3").evaluate()
+
+
+def test_the_diagram_has_coordinates_and_rank_1_at_the_bottom():
+    lines = game(3, 5).initial_position().diagram().splitlines()
+    assert lines[0].split() == lines[6].split() == ["a", "b", "c"]
+    assert lines[1] == "5 X X X 5" and lines[5] == "1 O O O 1" and lines[3] == "3 . . . 3"
+    assert lines[7] == "X black, O white; white to move"
