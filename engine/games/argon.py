@@ -167,6 +167,8 @@ class ArgonPosition(Position):
         self.to_move = to_move
         self.phase = phase
         self.last = last
+        # The side to move's phase-2 moves, found by _judge (which needs them anyway to see
+        # whether that side can move); every change of the board clears them.
         self._cached_moves: tuple | None = None
         if phase == PLACING and (black | white):
             if last < 0 or not self.stones[to_move ^ 1] >> last & 1:

@@ -117,6 +117,8 @@ class KolemPosition(Position):
         self.pieces = [black, white]
         self.hands = list(hands)
         self.to_move = to_move
+        # The side to move's phase-2 moves, found by _judge (which needs them anyway to see
+        # whether that side can move); every change of the board clears them.
         self._cached_moves: tuple | None = None
         if any(hands) and not self.hands[to_move]:
             raise ValueError("in phase 1 the side to move must hold a piece")
