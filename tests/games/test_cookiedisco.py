@@ -17,9 +17,11 @@ import pytest
 
 from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, OptionError, SizeError,
                     find_game)
-from engine.games.cookiedisco import (COLOUR, LAYOUTS, PLAYER_COOKIE, VALUE, CookieDiscoPosition,
-                                      axial, cell_of, numbered_positions)
+from engine.games.cookiedisco import (ATTACHMENT_WEIGHT, COLOUR, LAYOUTS, PLAYER_COOKIE, TEMPO,
+                                      VALUE, WIN_THREAT, CookieDiscoPosition, axial, cell_of,
+                                      numbered_positions)
 from engine.perft import perft
+from engine.search import Player
 from ..playouts import check_playout
 
 GAME = find_game("cookiedisco")()
@@ -512,6 +514,31 @@ def test_diagram_shows_rows_cells_and_the_cherry():
     assert "cherry * on the vanilla cookie at 0,-1 (moved last)" in text
     start = GAME.initial_position().diagram()
     assert "numbered positions: 1=-1,2 2=-2,1 3=1,1 4=-1,-1 5=2,-1 6=1,-2" in start
+
+
+# --- play ------------------------------------------------------------------------------------
+
+def test_evaluation_sees_a_winning_split_in_hand_and_how_firmly_each_player_cookie_is_held():
+    winning = setup("0,0 -1,2 0,-2", "-2,2 1,-2", "0,-1", "-1,1", "1,-1", cherry="0,-1")
+    assert winning.evaluate() == WIN_THREAT
+    # Example 2's position, where neither side can win at once: black's cookie (1,-1) touches
+    # a chocolate and a caramel, white's (-3,1) a chocolate and the vanilla.
+    black = setup("0,0 -1,0 -2,1", "0,-1 -1,-1", "-2,0", "1,-1", "-3,1")
+    white = setup("0,0 -1,0 -2,1", "0,-1 -1,-1", "-2,0", "1,-1", "-3,1", to_move=WHITE)
+    firm, loose = 2 * ATTACHMENT_WEIGHT + 5, 2 * ATTACHMENT_WEIGHT + 4
+    assert black.evaluate() == TEMPO + firm - loose
+    assert white.evaluate() == TEMPO + loose - firm
+
+
+def test_a_shallow_search_beats_a_random_mover():
+    for game_number in range(4):
+        game = find_game("cookiedisco")({"layout": "1234"[game_number]})
+        engine_colour, rng = game_number % 2, random.Random(game_number)
+        player, position = Player(depth=1, seed=game_number), game.initial_position()
+        while position.outcome is None and position.ply < 200:
+            position.play(player.choose(position) if position.to_move == engine_colour
+                          else rng.choice(position.legal_moves()))
+        assert position.outcome.winner == engine_colour
 
 
 # --- the generator against the reference, and its symmetry ---------------------------------------
