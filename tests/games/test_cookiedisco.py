@@ -192,6 +192,7 @@ def test_black_places_then_white_on_another_numbered_position_then_black_moves_f
     assert illegal_reason(position, "1,1") == "1,1: the cell is taken"
     position.play(position.parse_move("-1,-1"))
     assert position.to_move == BLACK and position.cherry is None
+    assert position.key() == CookieDiscoPosition.from_layout(GAME, "1,1", "-1,-1").key()
     texts = position.legal_move_texts()
     # The placements were not moves: any colour may move first, the chocolate included.
     movers = {text.split(">")[0] for text in texts}
@@ -319,6 +320,21 @@ def test_a_route_back_into_the_starting_cell_is_not_a_move():
     passing = {tuple(halts[2]) for _, halts in
                reference_routes(cookies, (1, -2), through_start=True) if len(halts) == 3}
     assert passing == {(-1, 1), (1, 1), (2, -2), (3, -4)}
+
+
+def test_each_gap_around_the_cookie_gives_a_route_in_each_sense():
+    """The chocolate on 2,0 of the dividing example touches white's cookie (1,0) and the
+    caramel (3,0) on opposite sides: two gaps, so each sense has two routes, one from each
+    first pivot. Both routes round the lone caramel come back into the starting cell (no
+    move); the other two reach -1,1 and 0,-1 in two steps.
+
+           0   .   C   X   O   C   K   ."""
+    position = setup("-1,0 2,0 0,1", "3,0 1,-1", "-1,-1", "0,0", "1,0")
+    routes = reference_routes(cookie_map(position), (2, 0), steps=2)
+    assert len({tuple(path) for path, _ in routes}) == 4
+    assert sorted(tuple(halts) for _, halts in routes) == [
+        (), (), ((1, 1), (-1, 1)), ((2, -1), (0, -1))]
+    assert reach(position, "2,0") == {"-1,1": 2, "0,-1": 2}
 
 
 def test_different_routes_to_one_cell_are_one_move():
