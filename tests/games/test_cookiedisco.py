@@ -439,8 +439,9 @@ def special_situation_3():
 
 def test_special_situation_3_a_player_with_no_legal_move_loses():
     """White (blue) to move, black has just moved its own cookie. White moves the chocolate on
-    -1,0 two steps to 2,-1 (touching the caramel on 0,1, so 2 steps are allowed); the field
-    stays whole, but black cannot move any cookie: white wins.
+    -1,0 (it touches the two other chocolates: 3 steps) round the top of the field, halting at
+    -1,2 and 1,1, to 2,-1; the field stays whole, but black cannot move any cookie: white
+    wins.
 
            1   .   C   K   .
            0 .   C   .   X*  .
