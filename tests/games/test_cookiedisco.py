@@ -579,6 +579,25 @@ def test_generator_agrees_with_the_reference_along_random_games(layout):
             assert set(position.legal_move_texts()) == reference_moves(position), position.diagram()
 
 
+@pytest.mark.parametrize("layout", "14")
+def test_random_games_keep_the_field_whole_until_a_winning_split(layout):
+    """Along random games: no cookie of the colour moved last turn moves, the opponent's
+    player cookie never moves, and after every move the field is whole, unless the game has
+    just ended with the mover's part split off and worth more."""
+    for seed in range(8):
+        positions = playout_positions(layout, seed)
+        for before, after in zip(positions[2:], positions[3:]):
+            origin, target = after.moves[-1]
+            mover, index = before.to_move, before.board[origin]
+            assert index != PLAYER_COOKIE[mover ^ 1]
+            assert before.cherry is None or COLOUR[index] != before.last_colour
+            parts = reference_groups(cookie_map(after))
+            if len(parts) > 1:
+                assert after.outcome.winner == mover and "split" in after.outcome.reason
+            else:
+                assert after.outcome is None or after.outcome.reason.endswith("no legal move")
+
+
 def test_generator_agrees_with_the_reference_on_random_fields():
     """Random connected fields, random cookies, turn and cherry: states no game need reach."""
     rng = random.Random(3)
