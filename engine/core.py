@@ -134,7 +134,8 @@ class Game(ABC):
         if size is None:
             size = self.default_size
         elif self.size_limits is None:
-            raise SizeError(f"{self.name} is played on a fixed board")
+            raise SizeError(f"{self.name} is played on a fixed board" if self.default_size
+                            else f"{self.name} has no board size to set")
         else:
             min_cols, max_cols, min_rows, max_rows = self.size_limits
             cols, rows = size
