@@ -47,6 +47,19 @@ def from_to_text(origin: int, target: int, capture: bool, cols: int) -> str:
     return f"{square_name(origin, cols)}{'x' if capture else '-'}{square_name(target, cols)}"
 
 
+def two_colour_cells(black: int, white: int, marks: str = "XO.") -> Callable[[int], str]:
+    """The ``cell`` function for :func:`render` of a board held as two bitboards: by default
+    ``X`` for black, ``O`` for white and ``.`` for an empty square."""
+    black_mark, white_mark, empty_mark = marks
+
+    def cell(square: int) -> str:
+        if black >> square & 1:
+            return black_mark
+        return white_mark if white >> square & 1 else empty_mark
+
+    return cell
+
+
 def render(cols: int, rows: int, cell: Callable[[int], str], legend: str = "") -> str:
     """A diagram of the board, rank 1 at the bottom, files labelled above and below.
 

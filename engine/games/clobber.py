@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
-from ..grid import from_to_text, parse_from_to, render, square_name
+from ..grid import from_to_text, parse_from_to, render, square_name, two_colour_cells
 from ..registry import register
 
 DEFAULT_SIZE = (10, 10)
@@ -193,11 +193,7 @@ class ClobberPosition(Position):
 
     def diagram(self) -> str:
         black, white = self.pieces
-
-        def cell(square: int) -> str:
-            if black >> square & 1:
-                return "X"
-            return "O" if white >> square & 1 else "."
+        cell = two_colour_cells(black, white)
 
         tables = self.tables
         legend = f"X black, O white; {COLOUR_NAMES[self.to_move]} to move"

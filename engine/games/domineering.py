@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
-from ..grid import parse_from_to, parse_square, render, square_name
+from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
 from ..registry import register
 
 DEFAULT_SIZE = (8, 8)
@@ -214,11 +214,7 @@ class DomineeringPosition(Position):
 
     def diagram(self) -> str:
         black, white = self.covered
-
-        def cell(square: int) -> str:
-            if black >> square & 1:
-                return "|"
-            return "-" if white >> square & 1 else "."
+        cell = two_colour_cells(black, white, "|-.")
 
         tables = self.tables
         legend = (f"| black (vertical), - white (horizontal); "

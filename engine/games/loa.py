@@ -18,7 +18,8 @@ with one ``bit_count`` and reads the target and the squares jumped over from tab
 from __future__ import annotations
 
 from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
-from ..grid import from_to_text, parse_from_to, parse_square, render, square_name
+from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
+                    two_colour_cells)
 from ..registry import register
 
 SIZE = 8
@@ -300,11 +301,7 @@ class LoaPosition(Position):
 
     def diagram(self) -> str:
         black, white = self.pieces
-
-        def cell(square: int) -> str:
-            if black >> square & 1:
-                return "X"
-            return "O" if white >> square & 1 else "."
+        cell = two_colour_cells(black, white)
 
         return render(SIZE, SIZE, cell, f"X black, O white; {COLOUR_NAMES[self.to_move]} to move")
 

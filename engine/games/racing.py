@@ -20,7 +20,8 @@ from functools import lru_cache
 from typing import ClassVar
 
 from ..core import BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position, Termination
-from ..grid import from_to_text, parse_from_to, parse_square, render, square_name
+from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
+                    two_colour_cells)
 
 MOVE_BITS = 10  # enough for the 676 squares of a 26x26 board
 TARGET_MASK = (1 << MOVE_BITS) - 1
@@ -224,11 +225,7 @@ class RacePosition(Position):
 
     def diagram(self) -> str:
         black, white = self.pieces
-
-        def cell(square: int) -> str:
-            if black >> square & 1:
-                return "X"
-            return "O" if white >> square & 1 else "."
+        cell = two_colour_cells(black, white)
 
         return render(self.board.cols, self.board.rows, cell,
                       f"X black, O white; {COLOUR_NAMES[self.to_move]} to move")
