@@ -76,9 +76,16 @@ def table_row(game: str, baseline: str, rows: list[dict]) -> str:
     games = wins + losses + draws
     score = (wins + draws / 2) / games
     low, high = expected_score(estimate.lower), expected_score(estimate.upper)
-    elo = "+inf" if math.isinf(estimate.elo) else f"{estimate.elo:+.0f}"
+    elo = (f"{_elo_text(estimate.elo)} [{_elo_text(estimate.lower)}, "
+           f"{_elo_text(estimate.upper)}]")
     return (f"| {game} | {baseline} | {games} | {wins} | {losses} | {draws} | "
             f"{100 * score:.0f} % [{100 * low:.0f}, {100 * high:.0f}] | {elo} |")
+
+
+def _elo_text(elo: float) -> str:
+    if math.isinf(elo):
+        return "+inf" if elo > 0 else "-inf"
+    return f"{elo:+.0f}"
 
 
 @click.command()
@@ -101,7 +108,8 @@ def main(games, count, baselines, move_time, concurrency, out, table, seed):
               f"({2 * move_time:g} s main time + {move_time:g} s per move).", "",
               "Produced by `python scripts/strength.py "
               f"--games {count} --move-time {move_time:g}`.", "",
-              "| game | baseline | games | wins | losses | draws | score [95 % interval] | Elo |",
+              "| game | baseline | games | wins | losses | draws | score [95 % interval] "
+              "| Elo [95 % interval] |",
               "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     click.echo("\n".join(header))
     lines = []
