@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
-from ..grid import parse_from_to, parse_square, render, square_name
+from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
 from ..registry import register
 
 SIZE = 5
@@ -320,11 +320,7 @@ class KolemPosition(Position):
 
     def diagram(self) -> str:
         black, white = self.pieces
-
-        def cell(square: int) -> str:
-            if black >> square & 1:
-                return "X"
-            return "O" if white >> square & 1 else "."
+        cell = two_colour_cells(black, white)
 
         phase = "phase 1 (placing)" if self.placing else "phase 2 (moving)"
         legend = (f"X black, O white; {phase}, {COLOUR_NAMES[self.to_move]} to move\n"
