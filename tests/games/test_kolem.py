@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, SizeError, find_game
+from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, SizeError,
+                    Termination, find_game)
 from engine.games.kolem import KolemPosition
 
 from ..playouts import replay_from_texts
@@ -262,3 +263,17 @@ def test_showboard_shows_the_hands_and_the_lost_pieces():
 def test_the_engine_has_no_board_size_option():
     with pytest.raises(SizeError):
         find_game("kolem")(size=(6, 6))
+
+
+def test_a_forced_pass_that_leaves_two_pieces_loses_the_game():
+    """SPEC 2.7: the 2-pieces loss applies after any move, phase-1 passes included.
+
+    Black has c2 and c4 on the board and one piece in hand. Every empty square next to a
+    white piece either has four occupied neighbours or would give a white piece of the d/e
+    block a fourth neighbour, so black must pass, leaving it 2 pieces in all. (Found by a local
+    search over legal positions: random positions almost never show it.)
+    """
+    position = KolemPosition.setup("c2 c4", "e1 d2 e2 d3 e3 d4 e4 e5", BLACK, hands=(1, 0))
+    assert position.legal_move_texts() == ["pass"]
+    position.play(position.parse_move("pass"))
+    assert position.outcome == Outcome(WHITE, Termination.NORMAL, "black has 2 pieces or fewer")
