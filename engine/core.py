@@ -170,6 +170,14 @@ class Game(ABC):
     def initial_position(self) -> Position:
         """The position the game starts from, with these options and this size."""
 
+    def position_after(self, texts: list[str]) -> Position:
+        """The position reached by playing the moves written as ``texts`` from the start;
+        raises :class:`GameError` at the first text that is not a legal move."""
+        position = self.initial_position()
+        for text in texts:
+            position.play(position.parse_move(text))
+        return position
+
     def __repr__(self) -> str:
         settings = "".join(f" {key}={value}" for key, value in self.settings.items())
         size = f" {self.cols}x{self.rows}" if self.size else ""

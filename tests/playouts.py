@@ -63,11 +63,3 @@ def check_playout(game: Game, seed: int, undo_every_ply: bool = True) -> Positio
     assert position.outcome is not None or game.may_not_end, (
         f"{game.name} did not end in {PLY_CAP} plies")
     return position
-
-
-def replay_from_texts(game: Game, texts: list[str]) -> Position:
-    """A position reached by playing ``texts`` from the start of ``game``."""
-    position = game.initial_position()
-    for text in texts:
-        position.play(position.parse_move(text))
-    return position

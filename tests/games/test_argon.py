@@ -9,7 +9,6 @@ import pytest
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, SizeError, find_game
 from engine.games.argon import MOVING, PLACING, ArgonPosition, is_connected, tables
 
-from ..playouts import replay_from_texts
 
 FILES = "abcdefghijklmnopqrs"
 PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"
@@ -126,7 +125,7 @@ def test_white_first_places_one_stone_anywhere():
 
 
 def test_later_turns_place_next_to_the_opponents_stone_then_on_a_lonely_point():
-    position = replay_from_texts(find_game("argon")(), ["e5"])
+    position = find_game("argon")().position_after(["e5"])
     texts = position.legal_move_texts()
     assert {text.split("+")[0] for text in texts} == {"d5", "f5", "e4", "e6"}
     assert "d5+b2" in texts
@@ -141,7 +140,7 @@ def test_later_turns_place_next_to_the_opponents_stone_then_on_a_lonely_point():
 
 
 def test_the_first_stone_goes_next_to_the_second_stone_of_the_opponents_turn():
-    position = replay_from_texts(find_game("argon")(), ["e5", "d5+b2"])
+    position = find_game("argon")().position_after(["e5", "d5+b2"])
     assert {text.split("+")[0] for text in position.legal_move_texts()} == {"a2", "c2", "b1", "b3"}
     assert position.last == 1 * 9 + 1
     assert "last stone placed: b2 (black)" in position.diagram()
@@ -311,7 +310,7 @@ def test_phase_two_can_go_round_in_circles():
 
 
 def test_moves_are_read_leniently():
-    position = replay_from_texts(find_game("argon")(), ["e5"])
+    position = find_game("argon")().position_after(["e5"])
     assert position.move_text(position.parse_move(" D5+B2 ")) == "d5+b2"
     with pytest.raises(MoveSyntaxError):
         position.parse_move("d5+b2+c3")
@@ -320,3 +319,16 @@ def test_moves_are_read_leniently():
     position = ArgonPosition.setup("a1 a9", "e5 i9", WHITE)
     move = position.parse_move("e5-e9")
     assert position.parse_move("E5E9") == position.parse_move("e5xe9") == move
+
+
+def test_phase_two_golden_counts_agree_with_the_reference_generator():
+    record = json.loads((PERFT / "argon-7x7-phase2.json").read_text())
+    position = find_game("argon")(size=tuple(record["size"])).position_after(record["moves"])
+    assert position.phase == MOVING
+    assert set(position.legal_move_texts()) == reference_moves(position)
+    total = 0
+    for move in position.legal_moves():
+        position.play(move)
+        total += len(reference_moves(position)) if position.outcome is None else 0
+        position.undo()
+    assert record["counts"][:2] == [len(position.legal_moves()), total]

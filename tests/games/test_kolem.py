@@ -10,7 +10,6 @@ from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, Si
                     Termination, find_game)
 from engine.games.kolem import KolemPosition
 
-from ..playouts import replay_from_texts
 
 FILES = "abcde"
 PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"
@@ -90,13 +89,13 @@ def test_the_board_starts_empty_with_nine_pieces_each_in_hand_and_white_first():
 
 
 def test_the_first_two_pieces_go_anywhere():
-    position = replay_from_texts(find_game("kolem")(), ["c3"])
+    position = find_game("kolem")().position_after(["c3"])
     assert len(position.legal_moves()) == 24
     assert "a1" in position.legal_move_texts()  # not next to the white piece
 
 
 def test_from_the_third_placement_on_a_piece_must_touch_an_opponent_piece():
-    position = replay_from_texts(find_game("kolem")(), ["c3", "a1"])
+    position = find_game("kolem")().position_after(["c3", "a1"])
     assert position.legal_move_texts() == ["a2", "b1"]
     with pytest.raises(IllegalMoveError, match="must touch an opponent piece"):
         position.parse_move("c4")
@@ -255,7 +254,7 @@ def test_moves_are_read_leniently_and_written_with_a_dash():
 
 
 def test_showboard_shows_the_hands_and_the_lost_pieces():
-    position = replay_from_texts(find_game("kolem")(), ["c3", "c4"])
+    position = find_game("kolem")().position_after(["c3", "c4"])
     assert "in hand: white 8, black 8; lost: white 0, black 0" in position.diagram()
     assert "phase 1 (placing), white to move" in position.diagram()
 
@@ -277,3 +276,16 @@ def test_a_forced_pass_that_leaves_two_pieces_loses_the_game():
     assert position.legal_move_texts() == ["pass"]
     position.play(position.parse_move("pass"))
     assert position.outcome == Outcome(WHITE, Termination.NORMAL, "black has 2 pieces or fewer")
+
+
+def test_phase_two_golden_counts_agree_with_the_reference_generator():
+    record = json.loads((PERFT / "kolem-phase2.json").read_text())
+    position = find_game("kolem")().position_after(record["moves"])
+    assert not position.placing
+    assert set(position.legal_move_texts()) == reference_moves(position)
+    total = 0
+    for move in position.legal_moves():
+        position.play(move)
+        total += len(reference_moves(position)) if position.outcome is None else 0
+        position.undo()
+    assert record["counts"][:2] == [len(position.legal_moves()), total]

@@ -14,7 +14,7 @@ from engine.games.laocoon import STANDARD_LAYOUT, LaocoonPosition
 from engine.perft import perft
 from engine.search.player import Player
 
-from ..playouts import check_playout, replay_from_texts
+from ..playouts import check_playout
 
 NAMES = [f"{file}{rank}" for rank in "12345678" for file in "abcdefgh"]
 LETTERS = "bpoy"
@@ -201,7 +201,7 @@ def test_every_space_starts_with_one_disc_and_white_places_first_anywhere():
 # --- placing the rings -------------------------------------------------------------------------
 
 def test_black_places_on_a_free_colour_only():
-    position = replay_from_texts(game(), ["d4"])  # d4 is purple: white controls purple
+    position = game().position_after(["d4"])  # d4 is purple: white controls purple
     moves = position.legal_move_texts()
     assert len(moves) == 48 and "e4" not in moves and "d4" not in moves and "e5" in moves
     with pytest.raises(IllegalMoveError, match="e4: the colour purple is controlled by white"):
@@ -209,7 +209,7 @@ def test_black_places_on_a_free_colour_only():
 
 
 def test_white_places_her_second_ring_on_a_free_colour_her_own_included():
-    position = replay_from_texts(game(), ["d4", "e5"])  # e5 is blue
+    position = game().position_after(["d4", "e5"])  # e5 is blue
     moves = position.legal_move_texts()
     assert "e4" in moves  # purple, white's own colour
     assert "d5" not in moves and "e5" not in moves  # blue, black's
@@ -220,7 +220,7 @@ def test_white_places_her_second_ring_on_a_free_colour_her_own_included():
 
 
 def test_black_places_his_second_ring_then_white_moves_first():
-    position = replay_from_texts(game(), ["d4", "e5", "c3"])  # c3 orange
+    position = game().position_after(["d4", "e5", "c3"])  # c3 orange
     assert position.to_move == BLACK and position.placing
     assert not {"d4", "e4", "c3", "b3"} & set(position.legal_move_texts())
     position.play(position.parse_move("f6"))
@@ -245,7 +245,7 @@ def test_a_placement_is_one_space_and_a_step_is_two():
     position = game().initial_position()
     with pytest.raises(IllegalMoveError, match="rings are still being placed"):
         position.parse_move("d4-d5")
-    position = replay_from_texts(game(), ["d4", "e5", "c3", "f6"])
+    position = game().position_after(["d4", "e5", "c3", "f6"])
     with pytest.raises(IllegalMoveError, match="every ring is placed"):
         position.parse_move("a1")
 
@@ -257,7 +257,7 @@ QUIET = dict(a1="p", b1="p", h1="p", g1="p")  # black's rings on purple, far fro
 
 
 def test_white_first_moving_turn_has_no_step_3():
-    position = replay_from_texts(game(), ["d4", "e5", "c3", "f6"])
+    position = game().position_after(["d4", "e5", "c3", "f6"])
     moves = position.legal_move_texts()
     assert moves and all("+" not in text for text in moves)
     with pytest.raises(IllegalMoveError, match="white has no disc to place"):
@@ -400,16 +400,16 @@ def test_random_variant_offers_a_swap_on_black_second_placement_only():
 
 
 def test_a_swap_outside_black_second_placement_is_illegal():
-    position = replay_from_texts(game("random"), ["d4"])
+    position = game("random").position_after(["d4"])
     with pytest.raises(IllegalMoveError, match="only black's second placement may swap"):
         position.parse_move("e5+a1=b1")
-    position = replay_from_texts(game(), ["d4", "e5", "c3"])
+    position = game().position_after(["d4", "e5", "c3"])
     with pytest.raises(IllegalMoveError, match="the standard variant has no swap"):
         position.parse_move("f6+a1=b1")
 
 
 def test_a_swap_exchanges_two_discs_of_different_colours_written_lower_first():
-    position = replay_from_texts(game("random"), ["d4", "e5", "c3"])
+    position = game("random").position_after(["d4", "e5", "c3"])
     move = position.parse_move("F6+H8=A1")
     assert move == position.parse_move("f6+a1=h8") and position.move_text(move) == "f6+a1=h8"
     with pytest.raises(IllegalMoveError, match="a1 and h1 are both blue: a swap needs two colours"):
@@ -425,7 +425,7 @@ def test_a_swap_exchanges_two_discs_of_different_colours_written_lower_first():
 
 def test_a_swap_may_change_the_colours_under_rings():
     # d4 (white's) is purple; e5 (black's) blue: swapping them swaps the controlled colours.
-    position = replay_from_texts(game("random"), ["d4", "e5", "c3"])
+    position = game("random").position_after(["d4", "e5", "c3"])
     position.play(position.parse_move("f6+d4=e5"))
     assert position.controlled(WHITE) == {0, 2} and position.controlled(BLACK) == {1, 3}
     position.undo()
@@ -437,7 +437,7 @@ def test_a_swap_may_change_the_colours_under_rings():
 def test_quick_variant_has_no_step_3_and_every_move_takes_a_disc_out():
     g = game("quick")
     assert g.may_not_end is False and game().may_not_end is True
-    position = replay_from_texts(g, ["d4", "e5", "c3", "f6+a1=b1"])
+    position = g.position_after(["d4", "e5", "c3", "f6+a1=b1"])
     discs = disc_count(position)
     while position.outcome is None:
         moves = position.legal_move_texts()
@@ -449,7 +449,7 @@ def test_quick_variant_has_no_step_3_and_every_move_takes_a_disc_out():
 
 
 def test_quick_variant_refuses_a_step_3():
-    position = replay_from_texts(game("quick"), ["d4", "e5", "c3", "f6", "d4-e4", "e5-d5"])
+    position = game("quick").position_after(["d4", "e5", "c3", "f6", "d4-e4", "e5-d5"])
     with pytest.raises(IllegalMoveError, match="white has no disc to place"):
         position.parse_move("c3-b3+a1")
 

@@ -8,7 +8,6 @@ from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, Te
                     find_game)
 from engine.games.loa import LoaPosition, is_connected
 
-from ..playouts import replay_from_texts
 
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
 
@@ -145,7 +144,7 @@ def test_rule_9_a_side_without_moves_passes_and_pass_is_otherwise_illegal():
 
 def test_rule_10_the_third_occurrence_of_a_position_is_a_draw():
     shuffle = ["b1-b3", "a2-c2", "b3-b1", "c2-a2"]
-    position = replay_from_texts(find_game("loa")(), shuffle)
+    position = find_game("loa")().position_after(shuffle)
     assert position.outcome is None and position.occurrences() == 2
     for text in shuffle[:3]:
         position.play(position.parse_move(text))
