@@ -15,7 +15,6 @@ playing the same games with no move allowed, and left out of the per-move figure
 
 from __future__ import annotations
 
-import argparse
 import random
 import shlex
 import sys
@@ -25,6 +24,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+import click  # noqa: E402
 
 from referee.channel import EngineChannel  # noqa: E402
 from referee.game import Setup, play_game  # noqa: E402
@@ -44,28 +45,27 @@ def timed_games(setup: Setup, engines: list, games: int) -> tuple[float, float, 
     return time.perf_counter() - wall, time.process_time() - cpu, plies
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="loa")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--max-moves", type=int, default=400)
-    arguments = parser.parse_args()
+@click.command()
+@click.option("--game", default="loa", show_default=True)
+@click.option("--games", type=click.IntRange(1), default=20, show_default=True)
+@click.option("--max-moves", type=click.IntRange(1), default=400, show_default=True)
+def main(game: str, games: int, max_moves: int) -> None:
+    """Print the referee's own time per move between two instant engines."""
     engines = [EngineChannel(INSTANT_ENGINE), EngineChannel(INSTANT_ENGINE)]
     for engine in engines:  # wait until both have started, which is not the referee's time
-        engine.send("set_game " + arguments.game, time.monotonic() + 60)
-    setup = Setup(arguments.game, time=3600, max_moves=arguments.max_moves)
+        engine.send("set_game " + game, time.monotonic() + 60)
+    setup = Setup(game, time=3600, max_moves=max_moves)
     setup.make_game()  # loads every game module once: start-up, not overhead
-    setup_wall, setup_cpu, _ = timed_games(replace(setup, max_moves=0), engines, arguments.games)
-    wall, cpu, plies = timed_games(setup, engines, arguments.games)
+    setup_wall, setup_cpu, _ = timed_games(replace(setup, max_moves=0), engines, games)
+    wall, cpu, plies = timed_games(setup, engines, games)
     for engine in engines:
         engine.close()
-    games = arguments.games
-    print(f"{arguments.game}: {games} games, {plies} plies")
-    print(f"set-up       {1000 * setup_wall / games:.3f} ms wall, "
+    click.echo(f"{game}: {games} games, {plies} plies")
+    click.echo(f"set-up       {1000 * setup_wall / games:.3f} ms wall, "
           f"{1000 * setup_cpu / games:.3f} ms referee CPU per game")
-    print(f"wall time    {1000 * (wall - setup_wall) / plies:.3f} ms per move "
+    click.echo(f"wall time    {1000 * (wall - setup_wall) / plies:.3f} ms per move "
           f"(engines and pipes included)")
-    print(f"referee CPU  {1000 * (cpu - setup_cpu) / plies:.3f} ms per move "
+    click.echo(f"referee CPU  {1000 * (cpu - setup_cpu) / plies:.3f} ms per move "
           f"(the referee's own overhead)")
 
 
