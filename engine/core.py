@@ -258,6 +258,12 @@ class Position(ABC):
         a million. Games that set ``has_evaluation`` override it."""
         return 0
 
+    def noisy_moves(self) -> list:
+        """The legal moves that alpha-beta follows past its depth limit (captures, a step onto
+        the goal), so that it never judges a position in the middle of an exchange; games
+        where no move is that forcing keep the default, none."""
+        return []
+
     def _copy_state(self, other: Position) -> None:
         """Give ``other`` (a shallow copy) its own copies of this position's mutable state."""
 

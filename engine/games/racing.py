@@ -150,6 +150,11 @@ class RacePosition(Position):
                     append((low.bit_length() - 1) * TARGET_WEIGHT + offset)
         return moves
 
+    def noisy_moves(self) -> list[int]:
+        """Captures and steps onto the goal rank, for the quiescence search."""
+        forcing = self.pieces[self.to_move ^ 1] | self.board.progress[self.to_move][-1]
+        return [move for move in self._generate() if forcing >> (move & TARGET_MASK) & 1]
+
     def _can_move(self, colour: int) -> bool:
         """Whether ``colour`` has a legal move (the same shifts as :meth:`_generate`)."""
         own = self.pieces[colour]

@@ -229,6 +229,10 @@ class SurakartaPosition(Position):
             moves += STEP_MOVES[origin][STEP_TARGETS[origin] & empty]
         return moves
 
+    def noisy_moves(self) -> list[int]:
+        """The captures, for the quiescence search."""
+        return list(captures(self.pieces[self.to_move], self.pieces[self.to_move ^ 1]))
+
     def _apply(self, move: int) -> tuple[bool, int]:
         mover = self.to_move
         target = 1 << (move & 63)

@@ -6,6 +6,10 @@ better, well inside ``±WIN``. The search adds a transposition table (keyed by
 heuristic for ordering, and principal-variation search (null windows after the first move).
 A proven win or loss is scored ``±(WIN - plies)`` so that the shortest win is preferred.
 
+At the depth limit a quiescence search follows the position's ``noisy_moves()`` (captures and
+the like, up to :data:`QUIESCENCE_PLIES` deep) from the evaluation as a stand-pat score, so
+that an exchange is never cut in the middle.
+
 Two guards keep a fixed depth usable in every game: a node with more than :data:`WIDE_NODE`
 moves (laoCoon's swap turn offers tens of thousands) is a horizon, evaluated statically below
 the root and searched one ply deep at the root; and a draw
@@ -25,6 +29,7 @@ MATE_BOUND = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 1_000_000
 WIDE_NODE = 2_000
+QUIESCENCE_PLIES = 6
 CONTEMPT = 25
 
 
@@ -109,7 +114,7 @@ class AlphaBeta:
                 return -CONTEMPT if position.to_move == self._side else CONTEMPT
             return WIN - ply if outcome.winner == position.to_move else ply - WIN
         if depth <= 0:
-            return position.evaluate()
+            return self._quiesce(position, alpha, beta, ply, QUIESCENCE_PLIES)
 
         key = position.key()
         entry = self.table.get(key)
@@ -165,6 +170,36 @@ class AlphaBeta:
         flag = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
         self.table[key] = (depth, flag, _to_table(best_score, ply), best_move)
         return best_score
+
+
+    def _quiesce(self, position: Position, alpha: int, beta: int, ply: int, plies: int) -> int:
+        """The evaluation, or better for the side to move if a noisy move improves it."""
+        standing = position.evaluate()
+        if standing >= beta or plies == 0:
+            return standing
+        moves = position.noisy_moves()
+        if not moves:
+            return standing
+        alpha = max(alpha, standing)
+        for move in moves:
+            self.nodes += 1
+            if not self.nodes & 511 and self._budget.past_hard():
+                raise _OutOfTime
+            position.play(move)
+            try:
+                outcome = position.outcome
+                if outcome is None:
+                    score = -self._quiesce(position, -beta, -alpha, ply + 1, plies - 1)
+                elif outcome.winner is None:
+                    score = 0
+                else:
+                    score = WIN - ply - 1 if outcome.winner != position.to_move else ply + 1 - WIN
+            finally:
+                position.undo()
+            if score >= beta:
+                return score
+            alpha = max(alpha, score)
+        return alpha
 
 
 def _to_table(score: int, ply: int) -> int:

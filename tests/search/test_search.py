@@ -157,3 +157,23 @@ def test_a_very_wide_root_is_searched_one_ply_deep():
     search = AlphaBeta(seed=1)
     move = search.choose(position, Budget(depth=3))
     assert move in position.legal_moves() and search.depth_reached == 1
+
+
+def test_quiescence_sees_the_recapture_beyond_the_depth_limit():
+    # White's d4 takes e5, but black's f6 takes back: quiescence follows the exchange, so
+    # black's position after d4xe5 is worth more than its static evaluation says.
+    game = find_game("breakthrough")()
+    start = type(game.initial_position()).setup
+    position = start(game, black="f6 e5 a8 b8", white="d4 a1 b1 h2", to_move=1)
+    position.play(position.parse_move("d4xe5"))
+    recapture = position.parse_move("f6xe5")
+    assert recapture in position.noisy_moves()
+    search = AlphaBeta(seed=0)
+    assert search._quiesce(position, -10**9, 10**9, 0, 6) > position.evaluate()
+
+
+def test_positions_without_noisy_moves_are_judged_by_their_evaluation():
+    position = find_game("loa")().initial_position()
+    assert position.noisy_moves() == []
+    search = AlphaBeta(seed=0)
+    assert search._quiesce(position, -10**9, 10**9, 0, 6) == position.evaluate()
