@@ -287,6 +287,32 @@ class ArgonPosition(Position):
             return Outcome(mover, Termination.NORMAL, f"{COLOUR_NAMES[mover ^ 1]} cannot move")
         return None
 
+    def noisy_moves(self) -> list[int]:
+        """The phase-2 moves that join all the mover's stones (they end the game), so that the
+        quiescence search sees a connection threat just past its depth limit.
+
+        A move joins the stones only if the stone lands next to one of the others, and only
+        when those form at most four groups (a point has four neighbours): cheap tests that
+        spare most connectivity checks.
+        """
+        if self.phase != MOVING:
+            return []
+        table = self.table
+        own = self.stones[self.to_move]
+        if own.bit_count() > 1 and groups(own, table) > 5:
+            return []
+        opponent = self.stones[self.to_move ^ 1]
+        joining = []
+        for move in self._generate():
+            origin, target = move >> SHIFT & LOW, move & LOW
+            rest = own ^ 1 << origin
+            if rest and not table.orth[target] & rest:
+                continue
+            after = rest if opponent >> target & 1 else rest | 1 << target
+            if is_connected(after, table):
+                joining.append(move)
+        return joining
+
     # --- text --------------------------------------------------------------------------------
 
     def move_text(self, move: int) -> str:

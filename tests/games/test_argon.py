@@ -332,3 +332,20 @@ def test_phase_two_golden_counts_agree_with_the_reference_generator():
         total += len(reference_moves(position)) if position.outcome is None else 0
         position.undo()
     assert record["counts"][:2] == [len(position.legal_moves()), total]
+
+
+def test_noisy_moves_are_exactly_the_moves_that_join_all_the_movers_stones():
+    # From an engine game: white's i2-i4 joins i5, i4, i3 and h3 and wins.
+    position = ArgonPosition.setup("i9 d7 c7 e5", "i5 h3 i3 i2", WHITE, phase=MOVING)
+    noisy = set(position.noisy_moves())
+    assert position.parse_move("i2-i4") in noisy
+    for move in position.legal_moves():
+        position.play(move)
+        joined = position.outcome is not None and position.outcome.reason.endswith(
+            ("connected all stones", "both sides are connected"))
+        position.undo()
+        assert (move in noisy) == joined, position.move_text(move)
+
+
+def test_noisy_moves_are_none_while_placing():
+    assert find_game("argon")().position_after(["e5"]).noisy_moves() == []
