@@ -63,3 +63,15 @@ def check_playout(game: Game, seed: int, undo_every_ply: bool = True) -> Positio
     assert position.outcome is not None or game.may_not_end, (
         f"{game.name} did not end in {PLY_CAP} plies")
     return position
+
+
+def reference_counts(position: Position, reference_moves) -> list[int]:
+    """Move-path counts at depths 1 and 2 by a test's literal generator (``reference_moves``
+    gives the set of move texts of a position); a position whose game is over counts none."""
+    total = 0
+    for move in position.legal_moves():
+        position.play(move)
+        if position.outcome is None:
+            total += len(reference_moves(position))
+        position.undo()
+    return [len(reference_moves(position)), total]
