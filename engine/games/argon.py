@@ -32,7 +32,8 @@ from functools import lru_cache
 
 from ..core import (COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError,
                     Outcome, Position, Termination)
-from ..grid import from_to_text, parse_from_to, parse_square, render, square_name
+from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
+                    two_colour_cells)
 from ..registry import register
 
 PLACING, MOVING = 1, 2
@@ -407,12 +408,6 @@ class ArgonPosition(Position):
     def diagram(self) -> str:
         black, white = self.stones
         cols, rows = self.table.cols, self.table.rows
-
-        def cell(point: int) -> str:
-            if black >> point & 1:
-                return "X"
-            return "O" if white >> point & 1 else "."
-
         if self.phase == MOVING:
             phase = "phase 2 (moving)"
         elif self.last < 0:
@@ -421,7 +416,7 @@ class ArgonPosition(Position):
             phase = (f"phase 1 (placing), last stone placed: {square_name(self.last, cols)} "
                      f"({COLOUR_NAMES[self.to_move ^ 1]})")
         legend = f"X black, O white; {phase}; {COLOUR_NAMES[self.to_move]} to move"
-        return render(cols, rows, cell, legend)
+        return render(cols, rows, two_colour_cells(black, white), legend)
 
 
 def _group_count(bits: int, table: Tables) -> int:
