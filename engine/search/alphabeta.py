@@ -108,11 +108,8 @@ class AlphaBeta:
         self.nodes += 1
         if not self.nodes & 511 and self._budget.past_hard():
             raise _OutOfTime
-        outcome = position.outcome
-        if outcome is not None:
-            if outcome.winner is None:
-                return -CONTEMPT if position.to_move == self._side else CONTEMPT
-            return WIN - ply if outcome.winner == position.to_move else ply - WIN
+        if position.outcome is not None:
+            return self._final_score(position, ply)
         if depth <= 0:
             return self._quiesce(position, alpha, beta, ply, QUIESCENCE_PLIES)
 
@@ -172,8 +169,17 @@ class AlphaBeta:
         return best_score
 
 
+    def _final_score(self, position: Position, ply: int) -> int:
+        """The score of an ended game for its side to move, ``ply`` plies below the root."""
+        winner = position.outcome.winner
+        if winner is None:
+            return -CONTEMPT if position.to_move == self._side else CONTEMPT
+        return WIN - ply if winner == position.to_move else ply - WIN
+
     def _quiesce(self, position: Position, alpha: int, beta: int, ply: int, plies: int) -> int:
         """The evaluation, or better for the side to move if a noisy move improves it."""
+        if position.outcome is not None:
+            return self._final_score(position, ply)
         standing = position.evaluate()
         if standing >= beta or plies == 0:
             return standing
@@ -187,13 +193,7 @@ class AlphaBeta:
                 raise _OutOfTime
             position.play(move)
             try:
-                outcome = position.outcome
-                if outcome is None:
-                    score = -self._quiesce(position, -beta, -alpha, ply + 1, plies - 1)
-                elif outcome.winner is None:
-                    score = 0
-                else:
-                    score = WIN - ply - 1 if outcome.winner != position.to_move else ply + 1 - WIN
+                score = -self._quiesce(position, -beta, -alpha, ply + 1, plies - 1)
             finally:
                 position.undo()
             if score >= beta:
