@@ -24,6 +24,7 @@ def build_engine(player: Player, game: str = "loa") -> GtpEngine:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="olympiad-engine", message="%(prog)s %(version)s")
 @click.option("--game", default="loa", show_default=True,
               help="Game selected at start-up (set_game changes it).")
 @click.option("--seed", type=int, default=None, help="Random seed: with --depth or --playouts, "
