@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from engine import GameError, find_game
+from protocol import __version__
 
 from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
 from .match import Match, ScheduledGame, entrant_names, schedule
@@ -132,6 +133,7 @@ class Progress:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name=PROGRAM, message="%(prog)s %(version)s")
 def cli() -> None:
     """Referee engine-versus-engine games of the Computer Olympiad games."""
 
