@@ -1,0 +1,118 @@
+"""A finished game as the statistics see it, parsed once from its ``results.jsonl`` row.
+
+The row (SPEC 3.3 plus the fields of the tournament manager) stores the result as ``B+``,
+``W+`` or ``0`` and the termination as text; :meth:`GameResult.from_row` turns them into a
+winner colour and a :class:`~engine.core.Termination`, so that no statistic re-parses strings.
+Rows written before pairs, openings and per-side clocks existed lack those fields: they read
+as ``None`` (no pair, no opening, unknown move count or least time left), never as zero.
+
+>>> result = GameResult.from_row({"game_no": 3, "black_index": 2, "white_index": 1,
+...                               "result": "W+", "termination": "timeout", "plies": 41,
+...                               "black_time": 9.5, "white_time": 7.25, "pair": 2,
+...                               "at_fault": "black"})
+>>> result.winner, result.pair, result.opening, result.termination.value, result.at_fault
+(1, 2, None, 'timeout', 0)
+>>> result.score_of(1), result.score_of(2), result.score_of(3)
+(1.0, 0.0, None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from engine import BLACK, COLOUR_NAMES, GameError, Termination, find_game
+
+WINNERS = {"B+": BLACK, "W+": 1 - BLACK, "0": None}
+
+
+class ResultError(ValueError):
+    """A results row that cannot be read; the message is one line naming the game."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: who played which colour, who won and how, and the clocks.
+
+    ``black`` and ``white`` are 1-based engine indices (the order of the command line);
+    ``winner`` and ``at_fault`` are colours (0 black, 1 white) or ``None``; ``first`` is the
+    colour that moves first by the game's rules. ``moves``, ``used`` and ``min_left`` are
+    (black, white) pairs: timed moves made, seconds used, least clock left after a move.
+    """
+
+    game_no: int
+    black: int
+    white: int
+    winner: int | None
+    termination: Termination
+    plies: int = 0
+    pair: int | None = None
+    opening: int | None = None
+    at_fault: int | None = None
+    first: int = BLACK
+    moves: tuple[int | None, int | None] = (None, None)
+    used: tuple[float | None, float | None] = (None, None)
+    min_left: tuple[float | None, float | None] = (None, None)
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> GameResult:
+        """The result of a ``results.jsonl`` row; raises :class:`ResultError`."""
+        number = row.get("game_no")
+        try:
+            return cls(
+                game_no=int(number), black=int(row["black_index"]),
+                white=int(row["white_index"]), winner=WINNERS[row["result"]],
+                termination=Termination(row["termination"]), plies=int(row.get("plies") or 0),
+                pair=_optional(row.get("pair"), int), opening=_optional(row.get("opening"), int),
+                at_fault=_colour(row.get("at_fault")), first=_first_player(row),
+                moves=(_optional(row.get("black_moves"), int),
+                       _optional(row.get("white_moves"), int)),
+                used=(_optional(row.get("black_time"), float),
+                      _optional(row.get("white_time"), float)),
+                min_left=(_optional(row.get("black_min_left"), float),
+                          _optional(row.get("white_min_left"), float)))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ResultError(f"game {number}: unreadable results row ({error!r})") from None
+
+    def colour_of(self, engine: int) -> int | None:
+        """The colour ``engine`` (1-based) played in this game, ``None`` if it did not play."""
+        if engine == self.black:
+            return BLACK
+        if engine == self.white:
+            return 1 - BLACK
+        return None
+
+    def score_of(self, engine: int) -> float | None:
+        """Points ``engine`` earned: 1 for a win, 1/2 for a draw, 0 for a loss; ``None`` if
+        it did not play."""
+        colour = self.colour_of(engine)
+        if colour is None:
+            return None
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == colour else 0.0
+
+    def opponent_of(self, engine: int) -> int:
+        """The other engine of this game."""
+        return self.white if engine == self.black else self.black
+
+
+def _optional(value: Any, kind: type) -> Any:
+    return None if value is None else kind(value)
+
+
+def _colour(name: str | None) -> int | None:
+    return None if name is None else COLOUR_NAMES.index(name)
+
+
+def _first_player(row: Mapping[str, Any]) -> int:
+    """The colour that moves first: the row's ``first_player`` if it has one, else the rule
+    of its game, else black (rows of hand-made tests)."""
+    if row.get("first_player") is not None:
+        return COLOUR_NAMES.index(row["first_player"])
+    if row.get("game"):
+        try:
+            return find_game(row["game"]).first_player
+        except GameError:
+            pass
+    return BLACK
