@@ -214,6 +214,11 @@ class EngineChannel(Channel):
         return tail.decode("utf-8", "replace")
 
     def send(self, command: str, deadline: float | None = None) -> str:
+        return _success_or_failure(self.send_raw(command, deadline))
+
+    def send_raw(self, command: str, deadline: float | None = None) -> bytes:
+        """Send ``command`` and return its answer as the engine wrote it (``=id text``, ``\\r``
+        removed), without the empty line that ends it: for checks of the framing itself."""
         unasked = self._pending.strip(b"\n")
         if unasked:
             first_line = unasked.split(b"\n", 1)[0][:80].decode("utf-8", "replace")
@@ -222,7 +227,7 @@ class EngineChannel(Channel):
             self._child.send(command.encode() + b"\n")
         except (OSError, ValueError) as error:
             raise ChannelClosed(f"the engine does not read its input ({error})") from None
-        return _success_or_failure(self._read_answer(deadline))
+        return self._read_answer(deadline)
 
     def _read_answer(self, deadline: float | None) -> bytes:
         """Read up to the empty line that ends an answer; return the answer without it."""
@@ -253,6 +258,10 @@ class EngineChannel(Channel):
         if self._child.signalstatus is not None:
             return f"killed by signal {self._child.signalstatus}"
         return f"exit status {self._child.exitstatus}"
+
+    def alive(self) -> bool:
+        """Whether the engine process is still running."""
+        return not self._child.closed and self._child.isalive()
 
     def close(self, grace: float = 1.0) -> None:
         if self._child.closed:

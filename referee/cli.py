@@ -212,6 +212,11 @@ def run_match(setup: Setup, commands: list[str], planned: list[ScheduledGame], o
         click.echo(crosstable(progress.rows, names))
 
 
+# Subcommands kept in modules of their own, one line each.
+from .check import check  # noqa: E402
+cli.add_command(check)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; a usage error is one line on standard error and status 2."""
     try:
