@@ -77,5 +77,12 @@ class BreakthroughPosition(RacePosition):
             score += TAKE_HANGING
         return score
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: a chessboard with black and white discs."""
+        from ..drawing import bitboard_pieces, square_board
+        square_board(canvas, self.board.cols, self.board.rows)
+        for colour, bits in enumerate(self.pieces):
+            bitboard_pieces(canvas, bits, colour)
+
 
 register(Breakthrough)

@@ -199,5 +199,12 @@ class ClobberPosition(Position):
         legend = f"X black, O white; {COLOUR_NAMES[self.to_move]} to move"
         return render(tables.cols, tables.rows, cell, legend)
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: a chequerboard with black and white stones."""
+        from ..drawing import bitboard_pieces, square_board
+        square_board(canvas, self.tables.cols, self.tables.rows)
+        for colour, bits in enumerate(self.pieces):
+            bitboard_pieces(canvas, bits, colour)
+
 
 register(Clobber)

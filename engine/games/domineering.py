@@ -221,5 +221,21 @@ class DomineeringPosition(Position):
                   f"{COLOUR_NAMES[self.to_move]} to move")
         return render(tables.cols, tables.rows, cell, legend)
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: a plain board with each domino a piece, black
+        vertical and white horizontal; the last one placed is outlined."""
+        from ..drawing import square_board
+        cols = self.tables.cols
+        grid = square_board(canvas, cols, self.tables.rows, light="#e9dcc0", dark=None)
+        last = grid.cells_in(canvas.last_move or "")
+        for colour, step in ((BLACK, cols), (WHITE, 1)):
+            # Dominoes of one orientation tile their runs from the lower or left end.
+            covered = self.covered[colour]
+            while covered:
+                low = covered & -covered
+                first = low.bit_length() - 1
+                covered ^= low | low << step
+                canvas.domino(first, first + step, colour, last=last == [first, first + step])
+
 
 register(Domineering)

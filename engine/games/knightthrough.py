@@ -74,5 +74,13 @@ class KnightthroughPosition(RacePosition):
             score += TAKE_FREE
         return score
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: a chessboard with black and white knights
+        (discs marked N)."""
+        from ..drawing import bitboard_pieces, square_board
+        square_board(canvas, self.board.cols, self.board.rows)
+        for colour, bits in enumerate(self.pieces):
+            bitboard_pieces(canvas, bits, colour, glyph="N")
+
 
 register(Knightthrough)

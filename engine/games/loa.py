@@ -305,6 +305,13 @@ class LoaPosition(Position):
 
         return render(SIZE, SIZE, cell, f"X black, O white; {COLOUR_NAMES[self.to_move]} to move")
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: a chessboard with black and white discs."""
+        from ..drawing import bitboard_pieces, square_board
+        square_board(canvas, SIZE, SIZE)
+        for colour, bits in enumerate(self.pieces):
+            bitboard_pieces(canvas, bits, colour)
+
 
 
 register(LinesOfAction)

@@ -1,0 +1,89 @@
+"""Positions as SVG pictures: a pure function from a position to SVG text, as python-chess's
+``chess.svg`` does it, with no drawing library and no external files.
+
+>>> from engine import find_game
+>>> game = find_game("loa")()
+>>> picture = svg(game.position_after(["b1-b3"]), last_move="b1-b3")
+>>> picture.count('class="piece black'), picture.count('class="piece white')
+(12, 12)
+
+Each game maps its position onto the drawing layer through one hook on its position class,
+``draw(self, canvas)``, using the primitives of :class:`~engine.drawing.canvas.Canvas` and a
+board geometry from :mod:`engine.drawing.boards`. The hook may mark the last move itself
+(``canvas.last_move`` holds its text); when it does not, the cells the move names are
+highlighted, a from-to pair with an arrow. Every piece is an element with the classes
+``piece`` and ``black`` or ``white`` and a ``data-at`` attribute naming its square; squares
+carry ``square light|dark`` and ``data-square``; the last move's marks carry ``lastmove``.
+"""
+
+from __future__ import annotations
+
+from ..core import COLOUR_NAMES, Position
+from .boards import DARK, LIGHT, Grid, Hexes
+from .canvas import UNIT, Canvas
+
+__all__ = ["svg", "caption", "square_board", "bitboard_pieces", "Canvas", "Grid", "Hexes",
+           "UNIT"]
+
+
+def svg(position: Position, last_move: str | None = None, flipped: bool = False,
+        with_caption: bool = False) -> str:
+    """The picture of ``position`` as SVG text.
+
+    ``last_move`` is the canonical text of the move that led to it (marked on the board);
+    ``flipped`` turns the board half round; ``with_caption`` writes a line under the picture
+    with the side to move (or the result) and the last move.
+    """
+    draw = getattr(position, "draw", None)
+    if draw is None:
+        raise TypeError(f"{position.game.name} has no drawing hook (Position.draw)")
+    canvas = Canvas(flipped, last_move)
+    draw(canvas)
+    if not canvas.move_marked:
+        canvas.mark_move(last_move)
+    if with_caption:
+        x0, _, x1, y1 = canvas.box
+        canvas.text((x0 + x1) / 2, y1 + 0.45 * UNIT, caption(position, last_move), "caption",
+                    0.34 * UNIT)
+    attributes = {"data-game": position.game.name, "data-ply": position.ply,
+                  "data-to-move": COLOUR_NAMES[position.to_move] if position.outcome is None
+                  else "none", "data-last-move": last_move}
+    return canvas.svg(position.game.name, f"{position.game.title}: {caption(position, last_move)}",
+                      attributes)
+
+
+def caption(position: Position, last_move: str | None = None) -> str:
+    """One line about the position: who moves (or how the game ended), and the last move."""
+    names = {colour: name for name, colour in position.game.colour_aliases.items()}
+
+    def side(colour: int) -> str:
+        alias = names.get(colour)
+        return f"{COLOUR_NAMES[colour]} ({alias})" if alias else COLOUR_NAMES[colour]
+
+    outcome = position.outcome
+    if outcome is None:
+        state = f"{side(position.to_move)} to move"
+    elif outcome.winner is None:
+        state = f"draw: {outcome.reason}"
+    else:
+        state = f"{side(outcome.winner)} wins: {outcome.reason}"
+    return f"{state}; last move {last_move}" if last_move else state
+
+
+def square_board(canvas: Canvas, cols: int, rows: int, light: str = LIGHT,
+                 dark: str | None = DARK, dots: bool = False) -> Grid:
+    """Install and draw a board of squares with its coordinates (a chessboard by default,
+    one colour when ``dark`` is ``None``); returns the geometry."""
+    grid = canvas.board = Grid(cols, rows, canvas.flipped)
+    grid.draw_squares(canvas, light, dark, dots)
+    grid.draw_labels(canvas)
+    return grid
+
+
+def bitboard_pieces(canvas: Canvas, bits: int, colour: int, **options) -> None:
+    """A piece of ``colour`` on every square of the bitboard ``bits`` (options as for
+    :meth:`Canvas.piece`)."""
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        canvas.piece(low.bit_length() - 1, colour, **options)
