@@ -131,8 +131,8 @@ def llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalize
     """The log-likelihood ratio of H1 against H0 for counts ordered from the worst unit score
     up: ``[losses, draws, wins]`` of games or ``[n0 .. n4]`` of pairs (see the module text).
 
-    >>> round(llr([0, 0, 104], 0, 5), 2)        # 104 draws: fastchess's "normalized trinomial 3"
-    2.97
+    >>> round(llr([253, 4282, 17604, 4431, 286], -0.25, 1.25, "logistic"), 2)  # Stockfish PR 3209
+    2.94
     """
     scores = _SCORES.get(len(counts))
     if scores is None:
