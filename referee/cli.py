@@ -215,6 +215,8 @@ def run_match(setup: Setup, commands: list[str], planned: list[ScheduledGame], o
 # Subcommands kept in modules of their own, one line each.
 from .check import check  # noqa: E402
 cli.add_command(check)
+from .openings_command import openings  # noqa: E402
+cli.add_command(openings)
 
 
 def main(argv: list[str] | None = None) -> None:
