@@ -1,0 +1,105 @@
+"""Line charts as inline SVG text, for the report's figures over games (Elo, the SPRT's LLR).
+
+Pure functions: numbers in, SVG text out, no drawing library. A value may be ``None`` (not known
+yet: no point drawn) or infinite (a perfect score's Elo): infinite values are drawn at the edge
+of the plot, so that the line says "beyond" without stretching the scale to nothing.
+
+>>> chart = line_chart([1, 2, 3], [0.0, 50.0, 25.0], band=([-80, -20, -30], [80, 120, 90]),
+...                    levels=[(100.0, "upper")], title="Elo")
+>>> chart.startswith("<svg") and chart.count("<polyline") == 1 and "upper" in chart
+True
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Sequence
+
+Number = float | int | None
+LEFT, RIGHT, TOP, BOTTOM = 52, 14, 26, 30
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """About ``count`` round values covering ``[low, high]`` (steps of 1, 2 or 5 times a power
+    of ten).
+
+    >>> nice_ticks(-13, 87)
+    [-20, 0, 20, 40, 60, 80, 100]
+    >>> nice_ticks(0, 0.9)
+    [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    """
+    span = high - low or 1.0
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(factor * power for factor in (1, 2, 5, 10) if factor * power >= raw)
+    start = math.floor(low / step)
+    stop = math.ceil(high / step)
+    if isinstance(step, int) or float(step).is_integer():
+        step = int(step)
+    return [round(index * step, 12) for index in range(start, stop + 1)]
+
+
+def _finite(values: Sequence[Number]) -> list[float]:
+    return [value for value in values if value is not None and math.isfinite(value)]
+
+
+def _label(value: float) -> str:
+    return f"{value:.10g}" if abs(value) >= 1 or value == 0 else f"{value:.2g}"
+
+
+def line_chart(xs: Sequence[float], ys: Sequence[Number],
+               band: tuple[Sequence[Number], Sequence[Number]] | None = None,
+               levels: Sequence[tuple[float, str]] = (), title: str = "",
+               width: int = 640, height: int = 240) -> str:
+    """A chart of ``ys`` over ``xs``: the line, an optional shaded ``band`` (lower and upper
+    values at each x, such as a 95 % interval) and horizontal ``levels`` with their labels
+    (such as the SPRT's bounds). ``xs`` must rise."""
+    lows, highs = band if band else ((), ())
+    seen = _finite(ys) + _finite(lows) + _finite(highs) + [value for value, _ in levels]
+    low, high = (min(seen), max(seen)) if seen else (-1.0, 1.0)
+    ticks = nice_ticks(low, high)
+    y_low, y_high = ticks[0], ticks[-1]
+    x_low, x_high = (xs[0], xs[-1]) if xs else (0, 1)
+    plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
+
+    def px(x: float) -> float:
+        return LEFT + plot_w * ((x - x_low) / (x_high - x_low) if x_high > x_low else 0.5)
+
+    def py(y: float) -> float:
+        y = min(max(y, y_low), y_high)
+        return TOP + plot_h * (1 - (y - y_low) / (y_high - y_low))
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} '
+             f'{height}" width="{width}" height="{height}" role="img" '
+             f'aria-label="{escape(title)}">',
+             f'<text class="title" x="{LEFT}" y="16">{escape(title)}</text>']
+    for tick in ticks:
+        y = py(tick)
+        parts.append(f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" '
+                     f'y2="{y:.1f}"/><text class="tick" x="{LEFT - 6}" y="{y + 4:.1f}" '
+                     f'text-anchor="end">{_label(tick)}</text>')
+    for tick in nice_ticks(x_low, x_high, 6) if xs else ():
+        if x_low <= tick <= x_high:
+            parts.append(f'<text class="tick" x="{px(tick):.1f}" y="{height - 10}" '
+                         f'text-anchor="middle">{_label(tick)}</text>')
+    if band:
+        upper = [(x, y) for x, y in zip(xs, highs) if y is not None]
+        lower = [(x, y) for x, y in zip(xs, lows) if y is not None]
+        if upper and lower:
+            outline = upper + lower[::-1]
+            points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in outline)
+            parts.append(f'<polygon class="band" points="{points}"/>')
+    for value, name in levels:
+        y = py(value)
+        parts.append(f'<line class="level" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" '
+                     f'y2="{y:.1f}"/><text class="level-label" x="{width - RIGHT - 4}" '
+                     f'y="{y - 4:.1f}" text-anchor="end">{escape(name)}</text>')
+    line = [(x, y) for x, y in zip(xs, ys) if y is not None]
+    if line:
+        points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in line)
+        parts.append(f'<polyline class="line" points="{points}"/>')
+        x, y = line[-1]
+        parts.append(f'<circle class="last" cx="{px(x):.1f}" cy="{py(y):.1f}" r="3"/>')
+    parts.append("</svg>")
+    return "".join(parts)

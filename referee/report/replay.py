@@ -1,0 +1,146 @@
+"""A finished game as the replay viewer steps through it: a board for every ply, the clocks.
+
+The boards come from the project's rules (the game and options of the results row, its moves
+played one by one) and its drawing layer, so the viewer shows exactly what the referee judged;
+nothing about the rules is written a second time in the page's script. The clocks come from the
+game's SGF record, whose move nodes carry the mover's time left (``BL``/``WL``).
+
+A game's boards share most of their text (the board, its labels, most pieces): each distinct
+line is stored once (:func:`pack`), so a long game costs little more than its moves.
+
+>>> row = {"game_no": 1, "game": "breakthrough", "options": {}, "start_options": {},
+...        "size": [8, 8], "moves": ["a2-a3", "h7-h6"], "black": "x", "white": "y",
+...        "result": "0", "termination": "move_limit", "reason": "no result after 2 plies"}
+>>> game = replay(row, clocks=[59.5, 58.0], main_time=60)
+>>> len(game["boards"]["frames"]), game["clocks"]
+(3, [[60, 60], [60, 59.5], [58.0, 59.5]])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engine import Position, find_game
+
+from ..sgf import SgfError, read_sgf
+
+
+def draw(position: Position, last_move: str | None) -> tuple[str, str]:
+    """The board as the report shows it: ``("svg", text)`` from the drawing layer, or
+    ``("text", diagram)`` while the project has no drawing layer."""
+    try:
+        from engine.drawing import svg
+    except ImportError:
+        return "text", position.diagram()
+    return "svg", svg(position, last_move)
+
+
+def pack(texts: Sequence[str]) -> dict[str, Any]:
+    r"""``texts`` (a game's boards) as their distinct lines, each stored once, and each text as
+    runs of consecutive line numbers, ``[first, count, first, count, ...]``: the lines a board
+    shares with the others (squares, labels) cost a couple of numbers per ply, not their text.
+
+    >>> packed = pack(["a\nb\nc", "a\nB\nc"])
+    >>> packed
+    {'lines': ['a', 'b', 'c', 'B'], 'frames': [[0, 3], [0, 1, 3, 1, 2, 1]]}
+    >>> [unpack(packed, frame) for frame in range(2)] == ["a\nb\nc", "a\nB\nc"]
+    True
+    """
+    numbers: dict[str, int] = {}
+    frames = []
+    for text in texts:
+        runs: list[int] = []
+        for line in text.split("\n"):
+            number = numbers.setdefault(line, len(numbers))
+            if runs and runs[-2] + runs[-1] == number:
+                runs[-1] += 1
+            else:
+                runs += [number, 1]
+        frames.append(runs)
+    return {"lines": list(numbers), "frames": frames}
+
+
+def unpack(packed: Mapping[str, Any], frame: int) -> str:
+    """One text back from :func:`pack` (the page's script does the same)."""
+    runs = packed["frames"][frame]
+    return "\n".join(line for first, count in zip(runs[::2], runs[1::2])
+                     for line in packed["lines"][first:first + count])
+
+
+def sgf_clocks(text: str) -> list[float | None]:
+    """The mover's time left after each move of an SGF record (``None`` where a move node has
+    no ``BL``/``WL``, as for the untimed moves of an opening); empty for an unreadable record.
+
+    >>> sgf_clocks("(;GM[loa];B[b1-b3]BL[59.5];W[a2-c2])")
+    [59.5, None]
+    """
+    try:
+        record = read_sgf(text)
+    except SgfError:
+        return []
+    clocks: list[float | None] = []
+    for node in record.nodes:
+        for colour in "BW":
+            if colour in node:
+                clocks.append(_number(node.get(colour + "L", [""])[0]))
+    return clocks
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
+           main_time: float | None = None) -> dict[str, Any]:
+    """The viewer's data for the game of a results row: its facts, the moves, a board per ply
+    (ply 0 is the start) and both clocks at each ply (``None`` where unknown).
+
+    ``clocks`` are the mover's time left after each move (:func:`sgf_clocks`); ``main_time``
+    each side's clock at the start. A move the rules refuse (a record from an older version of
+    the rules) ends the boards there, and ``error`` says why.
+    """
+    options = {**(row.get("options") or {}), **(row.get("start_options") or {})}
+    size = tuple(row["size"]) if row.get("size") else None
+    game = find_game(row["game"])(options, size)
+    position = game.initial_position()
+    kind, board = draw(position, None)
+    boards, movers = [board], []
+    error = None
+    for text in row["moves"]:
+        try:
+            move = position.parse_move(text)
+        except ValueError as refused:
+            error = f"move {len(boards)} ({text}): {refused}"
+            break
+        movers.append(position.to_move)
+        position.play(move)
+        boards.append(draw(position, text)[1])
+    return {
+        "game_no": row["game_no"], "game": game.name, "title": game.title,
+        "black": row["black"], "white": row["white"], "result": row["result"],
+        "termination": row["termination"], "reason": row["reason"],
+        "opening_plies": row.get("opening_plies") or 0,
+        "moves": list(row["moves"]), "format": kind, "boards": pack(boards),
+        "clocks": clock_pairs(movers, clocks, main_time), "error": error,
+    }
+
+
+def clock_pairs(movers: Sequence[int], clocks: Sequence[float | None],
+                main_time: float | None) -> list[list[float | None]]:
+    """Black's and white's time left at each ply, from who moved and the mover's time left
+    after each move; a side keeps its last known time while the other moves.
+
+    >>> clock_pairs([1, 0, 1], [9.5, None, 8.0], 10)
+    [[10, 10], [10, 9.5], [10, 9.5], [10, 8.0]]
+    """
+    pair: list[float | None] = [main_time, main_time]
+    pairs = [list(pair)]
+    for ply, colour in enumerate(movers):
+        left = clocks[ply] if ply < len(clocks) else None
+        if left is not None:
+            pair[colour] = left
+        pairs.append(list(pair))
+    return pairs
