@@ -171,8 +171,8 @@ class _Reader:
             if name in MOVE_PROPERTIES:
                 line = self.line(start)
         if self.peek() not in (";", "(", ")"):
-            found = self.peek() or "the end of the text"
-            raise self.fail(f"expected a property, a node or a bracket, found {found!r}")
+            found = repr(self.peek()) if self.peek() else "the end of the text"
+            raise self.fail(f"expected a property, a node or a bracket, found {found}")
         return properties, line
 
     def _value(self) -> str:
