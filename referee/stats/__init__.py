@@ -1,7 +1,18 @@
-"""Statistics of a match or tournament: pure functions of :class:`~referee.results.GameResult`."""
+"""Statistics of a match or tournament: pure functions of :class:`~referee.results.GameResult`.
+
+One module per model, as fastchess lays them out: :mod:`.counts` (trinomial and pentanomial
+counts), :mod:`.elo` (Elo, nElo, LOS of games and of game pairs), :mod:`.sprt` (the GSPRT),
+:mod:`.ratings` (Bradley-Terry over many engines); :mod:`.summary` puts them together into
+the ``summary.json`` object and :mod:`.output` prints it. The command ``stats`` is in
+:mod:`.command`. The names from :mod:`.legacy` serve ``match`` until it prints summaries.
+"""
 
 from .legacy import (EloEstimate, Standing, crosstable, elo_difference, elo_estimate,
                      format_standings, standings, terminations, wilson_interval)
+from .output import format_summary
+from .sprt import SprtError, SprtSettings, parse_sprt
+from .summary import history, summarize
 
-__all__ = ["EloEstimate", "Standing", "crosstable", "elo_difference", "elo_estimate",
-           "format_standings", "standings", "terminations", "wilson_interval"]
+__all__ = ["EloEstimate", "SprtError", "SprtSettings", "Standing", "crosstable",
+           "elo_difference", "elo_estimate", "format_standings", "format_summary", "history",
+           "parse_sprt", "standings", "summarize", "terminations", "wilson_interval"]
