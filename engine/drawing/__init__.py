@@ -87,3 +87,22 @@ def bitboard_pieces(canvas: Canvas, bits: int, colour: int, **options) -> None:
         low = bits & -bits
         bits ^= low
         canvas.piece(low.bit_length() - 1, colour, **options)
+
+
+def hand_row(canvas: Canvas, grid: Grid, colour: int, count: int, lost: int = 0,
+             above: bool = False) -> None:
+    """A player's pieces in hand in a row beside the board (above it or below its file
+    letters), each a ``piece`` with the class ``hand``; then the pieces it has lost as dashed
+    outlines (class ``lost``, not pieces), and a line of text saying both."""
+    y = -0.7 * UNIT if above else grid.height + 1.05 * UNIT
+    step, radius = 0.62 * UNIT, 0.27 * UNIT
+    x = 0.4 * UNIT
+    for _ in range(count):
+        canvas.disc(x, y, colour, radius, "hand")
+        x += step
+    for _ in range(lost):
+        canvas.circle(x, y, radius, f"lost {COLOUR_NAMES[colour]}", fill="none", stroke="#777777",
+                      stroke_width=1, stroke_dasharray="3 3")
+        x += step
+    canvas.text(max(x, 0.4 * UNIT) - 0.1 * UNIT, y, f"{COLOUR_NAMES[colour]}: {count} in hand, "
+                f"{lost} lost", "hand-count", 0.3 * UNIT, anchor="start")

@@ -14,7 +14,7 @@ import re
 from typing import Iterable, Mapping
 
 from ..grid import FILES, square_name
-from .canvas import HIGHLIGHT, INK, UNIT, Canvas
+from .canvas import HIGHLIGHT, HIGHLIGHT_EDGE, INK, UNIT, Canvas
 
 LIGHT, DARK = "#f0d9b5", "#b58863"
 PLAIN = "#e8d2a6"
@@ -63,8 +63,10 @@ class Grid:
             canvas.circle(x, y, 0.46 * UNIT, classes, "marks", fill=HIGHLIGHT, opacity=0.75,
                           data_at=name)
         else:
-            canvas.rect(x - UNIT / 2, y - UNIT / 2, UNIT, UNIT, classes, "marks",
-                        fill=HIGHLIGHT, opacity=0.6, data_at=name)
+            inset = 0.05 * UNIT
+            canvas.rect(x - UNIT / 2 + inset, y - UNIT / 2 + inset, UNIT - 2 * inset,
+                        UNIT - 2 * inset, classes, "marks", fill=HIGHLIGHT, fill_opacity=0.55,
+                        stroke=HIGHLIGHT_EDGE, stroke_width=2 * inset, data_at=name)
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -150,7 +152,8 @@ class Hexes:
                  y + radius * math.sin(math.radians(90 + 60 * k))) for k in range(6)]
 
     def highlight(self, canvas: Canvas, cell: tuple[int, int], classes: str) -> None:
-        canvas.polygon(self.corners(cell), classes, "marks", fill=HIGHLIGHT, opacity=0.75,
+        canvas.polygon(self.corners(cell, 0.96), classes, "marks", fill=HIGHLIGHT,
+                       fill_opacity=0.8, stroke=HIGHLIGHT_EDGE, stroke_width=0.08 * UNIT,
                        data_at=self.name(cell))
 
     def draw_cells(self, canvas: Canvas, cells: Iterable[tuple[int, int]],

@@ -30,6 +30,7 @@ PIECE_FILL = ("#1e1e1e", "#f7f7f2")
 PIECE_STROKE = ("#000000", "#3a3a3a")
 INK = "#333333"
 HIGHLIGHT = "#f2e14c"
+HIGHLIGHT_EDGE = "#e0a800"
 ARROW = "#1f6fc5"
 
 
@@ -138,11 +139,12 @@ class Canvas:
     def disc(self, x: float, y: float, colour: int, radius: float | None = None,
              classes: str = "", **attributes) -> None:
         """A piece of ``colour`` (0 black, 1 white): a disc with classes ``piece black`` or
-        ``piece white`` plus ``classes``."""
+        ``piece white`` plus ``classes``; ``attributes`` may change its default colours."""
         radius = 0.4 * UNIT if radius is None else radius
+        style = {"fill": PIECE_FILL[colour], "stroke": PIECE_STROKE[colour],
+                 "stroke_width": max(1.0, radius / 12), **attributes}
         self.circle(x, y, radius, f"piece {COLOUR_NAMES[colour]} {classes}".strip(), "pieces",
-                    fill=PIECE_FILL[colour], stroke=PIECE_STROKE[colour],
-                    stroke_width=max(1.0, radius / 12), **attributes)
+                    **style)
 
     def piece(self, at, colour: int, scale: float = 0.4, classes: str = "",
               glyph: str = "") -> None:

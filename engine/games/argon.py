@@ -418,6 +418,14 @@ class ArgonPosition(Position):
         legend = f"X black, O white; {phase}; {COLOUR_NAMES[self.to_move]} to move"
         return render(cols, rows, two_colour_cells(black, white), legend)
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: a board of plain squares with black and
+        white stones."""
+        from ..drawing import bitboard_pieces, square_board
+        square_board(canvas, self.table.cols, self.table.rows, light="#dfe6ea", dark=None)
+        for colour, bits in enumerate(self.stones):
+            bitboard_pieces(canvas, bits, colour)
+
 
 def _group_count(bits: int, table: Tables) -> int:
     return groups(bits, table) if bits else 1

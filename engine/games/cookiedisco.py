@@ -569,6 +569,51 @@ class CookieDiscoPosition(Position):
     def diagram(self) -> str:
         return render(self)
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: the hexagonal cells round the field, each
+        labelled ``q,r``; the cookies as touching discs, the neutral ones with their points as
+        dice pips, black's orange and white's blue player cookies as the pieces; the cherry
+        on the cookie moved last; while the player cookies are placed, the free numbered
+        positions."""
+        from ..drawing import UNIT, Hexes
+        hexes = canvas.board = Hexes(canvas.flipped)
+        fills = ("#5b3419", "#c98f4d", "#f5eedb", "#f0872a", "#2f6fd0")
+        inks = ("#f5eedb", "#4a2a12", "#6b4a2a", "#3a1c05", "#f5eedb")
+        occupied = {axial(cell): index for cell, index in self.board.items()}
+        numbered = [axial(cell) for cell in self.numbered] if self.placing else []
+        shown = set(occupied) | set(numbered)
+        shown |= {(q + dq, r + dr) for q, r in occupied for dq, dr in AXIAL_DIRECTIONS}
+        ink = {cell: inks[COLOUR[index]] for cell, index in occupied.items()}
+        hexes.draw_cells(canvas, sorted(shown, key=lambda cell: (-cell[1], cell[0])), ink)
+        for number, cell in enumerate(numbered, start=1):
+            if cell not in occupied:
+                x, y = hexes.centre(cell)
+                canvas.text(x, y + 0.06 * UNIT, str(number), "numbered", 0.4 * UNIT,
+                            fill="#9a8a66")
+        pip, spread = 0.075 * UNIT, 0.17 * UNIT
+        for cell, index in occupied.items():
+            x, y = hexes.centre(cell)
+            colour = COLOUR[index]
+            style = {"fill": fills[colour], "stroke": "#3a2410", "stroke_width": 1.2,
+                     "data_at": hexes.name(cell)}
+            if index in PLAYER_COOKIE:
+                canvas.disc(x, y, PLAYER_COOKIE.index(index), 0.48 * UNIT,
+                            f"cookie {COLOUR_WORDS[colour]}", **style)
+            else:
+                canvas.circle(x, y, 0.48 * UNIT, f"cookie {COLOUR_WORDS[colour]}", "pieces",
+                              **style)
+            value = VALUE[index]
+            spots = [(0, 0)] if value % 2 else []
+            spots += [(-spread, spread), (spread, -spread)] if value >= 2 else []
+            for dx, dy in spots:
+                canvas.circle(x + dx, y + dy, pip, "pip", "pieces", fill=inks[colour])
+            if self.cherry is not None and cell == axial(self.cherry):
+                canvas.circle(x + 0.32 * UNIT, y + 0.06 * UNIT, 0.11 * UNIT, "cherry", "pieces",
+                              fill="#d01c2a", stroke="#7a0a12", stroke_width=1)
+        x0, _, x1, y1 = canvas.box
+        canvas.text((x0 + x1) / 2, y1 + 0.35 * UNIT, "pips: points; orange: black, blue: white",
+                    "legend", 0.28 * UNIT)
+
 
 def render(position: CookieDiscoPosition) -> str:
     """The field in offset rows (row r printed at height r, a cell q columns right of its row

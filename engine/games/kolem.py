@@ -328,6 +328,17 @@ class KolemPosition(Position):
                   f"lost: white {self.lost(WHITE)}, black {self.lost(BLACK)}")
         return render(SIZE, SIZE, cell, legend)
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: the 5x5 chequerboard, the pieces on it, and
+        each side's hand (and lost pieces) in a row beside it, black's above and white's
+        below (the other way round when flipped)."""
+        from ..drawing import bitboard_pieces, hand_row, square_board
+        grid = square_board(canvas, SIZE, SIZE, light="#eddcb9", dark="#c9a26b")
+        for colour, bits in enumerate(self.pieces):
+            bitboard_pieces(canvas, bits, colour)
+            hand_row(canvas, grid, colour, self.hands[colour], self.lost(colour),
+                     above=(colour == BLACK) != canvas.flipped)
+
 
 def _safe(own: int, opponent: int) -> int:
     """How many pieces of ``own`` touch at least two pieces of ``opponent``."""

@@ -629,5 +629,49 @@ class LaocoonPosition(Position):
             lines.append(f"{COLOUR_NAMES[side]} controls: {names or 'nothing'}")
         return "\n".join(lines)
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: the 64 neutral spaces, each with its colour
+        discs (a stack of two drawn with the lower disc showing below the top one; the discs
+        lie above the last move's marks), the rings as black and white pieces, and under the board the disc the side to move has to
+        place and the colours each side controls."""
+        from ..drawing import UNIT, square_board
+        grid = square_board(canvas, SIZE, SIZE, light="#d8d2c4", dark=None)
+        fills = ("#2f6fd0", "#8b4fc0", "#f08a24", "#f4d23a")
+        radius, shift = 0.4 * UNIT, 0.06 * UNIT
+        for square in range(SQUARES):
+            x, y = grid.centre(square)
+            name = square_name(square, SIZE)
+            for colour, dx, layer in ((self.lower[square], shift, "disc lower"),
+                                      (self.colour[square], -shift, "disc")):
+                if colour == NO_DISC:
+                    continue
+                if self.lower[square] == NO_DISC:
+                    dx = 0
+                canvas.circle(x + dx, y + dx, radius, f"{layer} {DISC_NAMES[colour]}",
+                              "pieces", fill=fills[colour], stroke="#4a4a4a", stroke_width=1,
+                              data_at=name)
+        for side in (BLACK, WHITE):
+            for square in squares_of(self.rings[side]):
+                x, y = grid.centre(square)
+                canvas.circle(x, y, 0.25 * UNIT, "ring-outline", "pieces", fill="none",
+                              stroke="#f7f7f2" if side == BLACK else "#1e1e1e",
+                              stroke_width=0.17 * UNIT)
+                canvas.circle(x, y, 0.25 * UNIT, f"piece {COLOUR_NAMES[side]} ring", "pieces",
+                              fill="none", stroke=("#1e1e1e", "#f7f7f2")[side],
+                              stroke_width=0.11 * UNIT, data_at=square_name(square, SIZE))
+        y = grid.height + 1.0 * UNIT
+        if self.hand != NO_DISC:
+            canvas.circle(0.3 * UNIT, y, 0.22 * UNIT, f"disc hand {DISC_NAMES[self.hand]}",
+                          fill=fills[self.hand], stroke="#4a4a4a", stroke_width=1)
+            canvas.text(0.65 * UNIT, y, f"{COLOUR_NAMES[self.to_move]} has a "
+                        f"{DISC_NAMES[self.hand]} disc to place", "hand-disc", 0.3 * UNIT,
+                        anchor="start")
+            y += 0.6 * UNIT
+        control = "; ".join(
+            f"{COLOUR_NAMES[side]} controls "
+            f"{', '.join(DISC_NAMES[c] for c in sorted(self.controlled(side))) or 'nothing'}"
+            for side in (WHITE, BLACK))
+        canvas.text(0, y, control, "control", 0.3 * UNIT, anchor="start")
+
 
 register(Laocoon)

@@ -332,6 +332,26 @@ class SurakartaPosition(Position):
         return render_board(self.pieces[0], self.pieces[1],
                             f"X black, O white; {COLOUR_NAMES[self.to_move]} to move")
 
+    def draw(self, canvas) -> None:
+        """The picture for :mod:`engine.drawing`: the points on their lines, the inner circuit
+        (red) and the outer one (blue) with their loops as three-quarter circles round the
+        corners, black and white pieces on the points."""
+        from ..drawing import Grid, bitboard_pieces
+        grid = canvas.board = Grid(SIZE, SIZE, canvas.flipped, points=True)
+        grid.draw_lines(canvas, margin=2.5)
+        for reach, lines, colour in ((1, INNER_LINES, "#b8322a"), (2, OUTER_LINES, "#1f5fa8")):
+            style = {"stroke": colour, "stroke_width": 3}
+            for line in lines:
+                first, *_, last = (parse_square(name, SIZE, SIZE) for name in line.split())
+                canvas.line(grid.centre(first), grid.centre(last), "circuit", **style)
+            for file, rank in ((0, 0), (SIZE - 1, 0), (0, SIZE - 1), (SIZE - 1, SIZE - 1)):
+                inward_file, inward_rank = (1 if file == 0 else -1), (1 if rank == 0 else -1)
+                canvas.arc(grid.place(file, rank), grid.place(file, rank + reach * inward_rank),
+                           grid.place(file + reach * inward_file, rank), "circuit loop", **style)
+        grid.draw_labels(canvas, distance=2.9)
+        for colour, bits in enumerate(self.pieces):
+            bitboard_pieces(canvas, bits, colour, scale=0.32)
+
 
 # --- the diagram ---------------------------------------------------------------------------------
 # Points sit 4 columns and 2 rows apart. The inner circuit is drawn with - and |, the outer
