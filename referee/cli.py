@@ -217,6 +217,10 @@ from .check import check  # noqa: E402
 cli.add_command(check)
 from .openings_command import openings  # noqa: E402
 cli.add_command(openings)
+from .render import render  # noqa: E402
+cli.add_command(render)
+from .stats.command import stats_command  # noqa: E402
+cli.add_command(stats_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,175 @@
+"""``olympiad-referee stats DIR [DIR ...] [--json]``: every figure again, from results files alone.
+
+Each folder is an output folder of ``match``: ``results.jsonl`` (one row per finished game)
+and ``match.json`` (the settings, for the engines' names and order and the SPRT and anchor
+of the run). Several folders are merged by engine name: they must hold the same engines
+(in any order); their pairs are kept apart. The figures are those of ``summary.json``:
+``--json`` prints the same object, computed by the same :func:`summarize`, so a figure never
+depends on how a run went or was interrupted. Nothing in the folders is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+import click
+
+from ..results import GameResult, ResultError
+from .output import format_summary
+from .sprt import SprtError, SprtSettings, parse_sprt
+from .summary import summarize
+
+RESULTS_NAME = "results.jsonl"
+SETTINGS_NAME = "match.json"
+
+
+@dataclasses.dataclass
+class Run:
+    """One folder read back: its engines' names (by index), settings and results."""
+
+    folder: Path
+    names: list[str]
+    settings: dict[str, Any]
+    results: list[GameResult]
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a ``results.jsonl`` in file order, one per game number (the last wins); a
+    line cut short by a kill, or not a JSON object with a ``game_no``, is skipped."""
+    rows: dict[int, dict[str, Any]] = {}
+    for line in path.read_bytes().split(b"\n"):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and isinstance(row.get("game_no"), int):
+            rows.pop(row["game_no"], None)
+            rows[row["game_no"]] = row
+    return list(rows.values())
+
+
+def engine_names(settings: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The engines' display names by index: from ``match.json`` (a list of engine objects
+    with ``name``, or of command lines, numbered when one repeats), else from the rows."""
+    engines = settings.get("engines")
+    if isinstance(engines, list) and engines:
+        if all(isinstance(engine, dict) for engine in engines):
+            return [str(engine.get("name") or engine.get("command")) for engine in engines]
+        commands = [str(engine) for engine in engines]
+        return [command if commands.count(command) == 1 else f"{command} #{index}"
+                for index, command in enumerate(commands, 1)]
+    named: dict[int, str] = {}
+    for row in rows:
+        named[row["black_index"]] = row["black"]
+        named[row["white_index"]] = row["white"]
+    return [named.get(index, f"engine {index}") for index in range(1, max(named, default=0) + 1)]
+
+
+def read_run(folder: Path) -> Run:
+    """One output folder; raises ``click.UsageError`` when it is not one."""
+    results_path = folder / RESULTS_NAME
+    if not folder.is_dir():
+        raise click.UsageError(f"{folder}: no such folder")
+    if not results_path.is_file():
+        raise click.UsageError(f"{folder}: no {RESULTS_NAME} (not an output folder of match)")
+    settings: dict[str, Any] = {}
+    if (folder / SETTINGS_NAME).is_file():
+        try:
+            settings = json.loads((folder / SETTINGS_NAME).read_text(encoding="utf-8"))
+        except ValueError:
+            raise click.UsageError(f"{folder / SETTINGS_NAME}: not readable JSON") from None
+    rows = read_rows(results_path)
+    try:
+        results = [GameResult.from_row(row) for row in rows]
+    except ResultError as error:
+        raise click.UsageError(f"{results_path}: {error}") from None
+    return Run(folder, engine_names(settings, rows), settings, results)
+
+
+def merge(runs: Sequence[Run]) -> tuple[list[str], list[GameResult]]:
+    """The engines of the first run, and every run's results renumbered onto them: game
+    numbers follow on, pair numbers are offset so that pairs of different runs stay apart."""
+    names = runs[0].names
+    merged: list[GameResult] = []
+    for run in runs:
+        if sorted(run.names) != sorted(names) or len(set(names)) != len(names):
+            raise click.UsageError(
+                f"{run.folder}: engines {', '.join(run.names)} do not match "
+                f"{runs[0].folder}'s ({', '.join(names)}); only runs of the same engines merge")
+        index = {old: names.index(name) + 1 for old, name in enumerate(run.names, 1)}
+        game_offset = len(merged)
+        pair_offset = max((result.pair or 0 for result in merged), default=0)
+        for number, result in enumerate(run.results, 1):
+            merged.append(dataclasses.replace(
+                result, game_no=game_offset + number, black=index[result.black],
+                white=index[result.white],
+                pair=None if result.pair is None else pair_offset + result.pair))
+    return names, merged
+
+
+def run_sprt(settings: dict[str, Any]) -> SprtSettings | None:
+    """The SPRT saved in ``match.json``: an object with elo0, elo1, ... or the ``--sprt``
+    words (a list or one string); ``None`` when the run had none."""
+    saved = settings.get("sprt")
+    if not saved:
+        return None
+    if isinstance(saved, dict):
+        keys = ("elo0", "elo1", "alpha", "beta", "model")
+        return SprtSettings(**{key: saved[key] for key in keys if key in saved})
+    return parse_sprt([saved] if isinstance(saved, str) else saved)
+
+
+def parse_anchor(text: str | None) -> tuple[str, float] | None:
+    """``NAME=ELO`` as ``(name, elo)``; the name may itself hold ``=`` (the last one splits).
+
+    >>> parse_anchor("greedy=1000")
+    ('greedy', 1000.0)
+    """
+    if not text:
+        return None
+    name, equals, value = text.rpartition("=")
+    try:
+        elo = float(value)
+    except ValueError:
+        elo = None
+    if not (equals and name) or elo is None:
+        raise click.BadParameter(f"{text!r} is not NAME=ELO", param_hint="--anchor")
+    return name, elo
+
+
+def run_anchor(settings: dict[str, Any]) -> tuple[str, float] | None:
+    """The anchor saved in ``match.json``: ``"NAME=ELO"`` or ``{"name", "elo"}``."""
+    saved = settings.get("anchor")
+    if isinstance(saved, dict):
+        return str(saved["name"]), float(saved["elo"])
+    return parse_anchor(saved) if isinstance(saved, str) else None
+
+
+@click.command("stats", context_settings={"max_content_width": 100})
+@click.argument("folders", nargs=-1, required=True,
+                type=click.Path(path_type=Path), metavar="DIR [DIR ...]")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary object (as in summary.json) instead of text.")
+@click.option("--sprt", "sprt_words", default=None, metavar="'elo0=A elo1=B ...'",
+              help="SPRT settings to evaluate (default: those of the first run, if any).")
+@click.option("--anchor", default=None, metavar="NAME=ELO",
+              help="Rating of one engine in the ratings (default: that of the first run, "
+                   "else mean 0).")
+def stats_command(folders: tuple[Path, ...], as_json: bool, sprt_words: str | None,
+                  anchor: str | None) -> None:
+    """Recompute the statistics of one or more output folders from their results files."""
+    runs = [read_run(folder) for folder in folders]
+    names, results = merge(runs)
+    try:
+        sprt = parse_sprt([sprt_words]) if sprt_words else run_sprt(runs[0].settings)
+        anchored = parse_anchor(anchor) if anchor else run_anchor(runs[0].settings)
+        summary = summarize(results, names, sprt, anchored)
+    except (SprtError, ValueError) as error:
+        raise click.UsageError(str(error)) from None
+    if as_json:
+        click.echo(json.dumps(summary, indent=2, allow_nan=False))
+    else:
+        click.echo(format_summary(summary))
