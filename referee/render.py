@@ -1,0 +1,123 @@
+"""``olympiad-referee render``: draw one position of any game to an SVG file.
+
+The position comes from an SGF record (``render game.sgf --ply 30``: the game, size and
+options from its root, then the first 30 moves of its main line) or from the command line
+(``render --game argon --moves "e5 d5+b2"``). The moves are replayed with the rules code, so a
+move that is not legal stops the command with a one-line error naming it; the picture is
+:func:`engine.drawing.svg`'s, with the last move marked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from engine import Game, GameError, Position, find_game
+from engine.drawing import svg
+
+from .records import SGF_GAME_NUMBERS
+from .sgf import SgfError, SgfRecord, read_sgf
+
+
+def game_of_record(record: SgfRecord) -> Game:
+    """The game an SGF record's root describes: ``GM`` (a number SGF gives the game, or its
+    name), ``SZ`` (``N`` or ``COLS:ROWS``; read only for a game whose size varies) and the
+    options the referee writes in ``GC[options: KEY=VALUE ...]``."""
+    root = record.root
+    if "GM" not in root:
+        raise GameError("the record has no GM[] property naming its game")
+    named = root["GM"][0].strip()
+    numbers = {str(number): name for name, number in SGF_GAME_NUMBERS.items()}
+    game_class = find_game(numbers.get(named, named))
+    size = None
+    if "SZ" in root and game_class.size_limits is not None:
+        cols, _, rows = root["SZ"][0].partition(":")
+        try:
+            size = int(cols), int(rows or cols)
+        except ValueError:
+            raise GameError(f"SZ[{root['SZ'][0]}] is not a board size (N or COLS:ROWS)") from None
+    options = {}
+    comment = root.get("GC", [""])[0].strip()
+    if comment.lower().startswith("options:"):
+        for word in comment[len("options:"):].split():
+            key, _, value = word.partition("=")
+            options[key] = value
+    return game_class(options, size)
+
+
+def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:
+    """The position after ``moves`` and the canonical text of the last one (``None`` at the
+    start); a move that is not legal raises :class:`GameError` naming its number."""
+    position = game.initial_position()
+    last = None
+    for number, text in enumerate(moves, start=1):
+        try:
+            move = position.parse_move(text)
+        except GameError as error:
+            raise GameError(f"move {number} ({text}): {error}") from None
+        last = position.move_text(move)
+        position.play(move)
+    return position, last
+
+
+@click.command(context_settings={"max_content_width": 100})
+@click.argument("record", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--ply", type=click.IntRange(0), default=None,
+              help="With an SGF record: draw the position after this many moves "
+                   "(default: the last).")
+@click.option("--game", help="Game name or alias (instead of an SGF record).")
+@click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option, as for match (repeatable).")
+@click.option("--moves", default="", metavar='"M1 M2 ..."',
+              help="Moves played from the start, separated by spaces.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The SVG file to write.")
+@click.option("--flip", is_flag=True, help="Turn the board half round (a1 at the top right).")
+@click.option("--caption/--no-caption", default=True, show_default=True,
+              help="A line under the board: side to move or result, and the last move.")
+def render(record: Path | None, ply: int | None, game: str | None, boardsize: str | None,
+           options: tuple[str, ...], moves: str, out: Path, flip: bool, caption: bool) -> None:
+    """Draw one position as SVG: from an SGF RECORD (--ply K) or from --game and --moves."""
+    from .cli import parse_options, parse_size  # cli imports this module
+
+    if (record is None) == (game is None):
+        raise click.UsageError("give either an SGF record or --game")
+    try:
+        if record is not None:
+            if boardsize or options or moves:
+                raise click.UsageError("--boardsize, --option and --moves go with --game, "
+                                       "not with an SGF record")
+            sgf = read_sgf(_read(record))
+            texts = [text for _, text in sgf.moves]
+            if ply is not None and ply > len(texts):
+                raise click.UsageError(f"--ply {ply}: {record} has {len(texts)} moves")
+            played = game_of_record(sgf)
+            texts = texts[:ply]
+        else:
+            if ply is not None:
+                raise click.UsageError("--ply goes with an SGF record; with --game, give --moves")
+            size = parse_size(boardsize) if boardsize else None
+            played = find_game(game)(parse_options(options), size)
+            texts = moves.split()
+        position, last = replay(played, texts)
+    except SgfError as error:
+        raise click.UsageError(f"{record}:{error.line}: {error.reason}") from None
+    except GameError as error:
+        raise click.UsageError(str(error)) from None
+    try:
+        out.write_text(svg(position, last, flip, with_caption=caption), encoding="utf-8")
+    except OSError as error:
+        raise click.UsageError(f"cannot write {out}: {error.strerror}") from None
+    click.echo(f"{out}: {played.title} after {position.ply} moves")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise click.UsageError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise click.UsageError(f"{path} is not UTF-8 text") from None
