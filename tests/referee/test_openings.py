@@ -251,7 +251,7 @@ def test_the_openings_command_writes_a_book_a_run_can_use(tmp_path):
     header = [line for line in text.splitlines() if line.startswith("#")]
     assert header[0] == ("# olympiad-referee openings --game laocoon --option variant=random "
                          "--plies 5 --count 4 --seed 9 --depth 2")
-    assert "within 100 of level" in header[1]
+    assert "within 200 of level" in header[1]
     assert header[2:] == ["# game: laocoon", "# size: 8x8", "# options: variant=random"]
     openings = load_book(tmp_path / "book.txt", Setup("laocoon", {"variant": "random"}))
     assert [len(opening.moves) for opening in openings] == [5] * 4
