@@ -8,6 +8,8 @@ of the plot, so that the line says "beyond" without stretching the scale to noth
 ...                    levels=[(100.0, "upper")], title="Elo")
 >>> chart.startswith("<svg") and chart.count("<polyline") == 1 and "upper" in chart
 True
+>>> line_chart([1], [float("inf")], levels=[(0.0, "")]).count("<circle")
+1
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def line_chart(xs: Sequence[float], ys: Sequence[Number],
     lows, highs = band if band else ((), ())
     seen = _finite(ys) + _finite(lows) + _finite(highs) + [value for value, _ in levels]
     low, high = (min(seen), max(seen)) if seen else (-1.0, 1.0)
+    if low == high:
+        low, high = low - 1, high + 1
     ticks = nice_ticks(low, high)
     y_low, y_high = ticks[0], ticks[-1]
     x_low, x_high = (xs[0], xs[-1]) if xs else (0, 1)

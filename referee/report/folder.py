@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..records import RESULTS_NAME, SETTINGS_NAME, sgf_path
-from .page import ASSETS_DIR, ReportData, game_file, game_script, render
+from ..results import GameResult
+from ..stats import history, summarize
+from ..stats.command import engine_names, read_rows, run_anchor, run_sprt
+from .page import ReportData, game_file, game_script, render
 from .replay import replay, sgf_clocks
 
 REPORT_NAME = "report.html"
@@ -28,22 +31,6 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """The results rows of a ``results.jsonl``, in game order, without changing the file (a
-    referee may be appending to it): a line not yet ended, or not a row, is left out; a game
-    number seen twice keeps its last row."""
-    rows: dict[int, dict[str, Any]] = {}
-    if path.exists():
-        for line in path.read_bytes().split(b"\n")[:-1]:
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(row, dict) and isinstance(row.get("game_no"), int):
-                rows[row["game_no"]] = row
-    return [rows[number] for number in sorted(rows)]
-
-
 def read_settings(out: Path) -> dict[str, Any]:
     """``match.json`` of the folder, or an empty dict when it has none (or none readable)."""
     try:
@@ -53,54 +40,17 @@ def read_settings(out: Path) -> dict[str, Any]:
     return settings if isinstance(settings, dict) else {}
 
 
-def engine_names(settings: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The engines' names in command-line order: those ``match.json`` gives, else those the
-    results rows use, else the command lines (a folder written before engines had names).
-
-    >>> engine_names({"engines": [{"command": "e", "name": "new"}, {"command": "e", "name": "old"}]}, [])
-    ['new', 'old']
-    >>> engine_names({"engines": ["a", "b"]}, [{"black_index": 2, "black": "b #2",
-    ...                                          "white_index": 1, "white": "a"}])
-    ['a', 'b #2']
-    """
-    engines = list(settings.get("engines") or [])
-    names = [engine.get("name") if isinstance(engine, Mapping) else None for engine in engines]
-    for row in rows:
-        for colour in ("black", "white"):
-            index = row[f"{colour}_index"]
-            names += [None] * (index - len(names))
-            names[index - 1] = names[index - 1] or row[colour]
-    for index, name in enumerate(names):
-        if name is None:
-            names[index] = _command(engines[index]) if index < len(engines) else f"engine {index + 1}"
-    return names
-
-
-def _command(engine: Any) -> str:
-    return engine["command"] if isinstance(engine, Mapping) else str(engine)
-
-
-def figures(rows: Sequence[Mapping[str, Any]], names: Sequence[str],
-            settings: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The summary and the figures after each game, from :mod:`referee.stats`."""
-    from .. import stats
-    if not hasattr(stats, "summarize"):  # until the statistics of issue 11 land
-        return {}, []
-    from ..results import GameResult
-    results = [GameResult.from_row(row) for row in rows]
-    sprt = stats.sprt_from_settings(settings) if hasattr(stats, "sprt_from_settings") else None
-    return (stats.summarize(results, list(names), sprt=sprt),
-            stats.history(results, list(names), sprt=sprt))
-
-
-def report_data(out: Path, rows: Sequence[Mapping[str, Any]] | None = None,
-                planned: int | None = None) -> ReportData:
-    """Everything the page shows, read from the folder (``rows`` when the caller has them)."""
+def report_data(out: Path) -> ReportData:
+    """Everything the page shows, read from the folder."""
     settings = read_settings(out)
-    rows = read_rows(out / RESULTS_NAME) if rows is None else list(rows)
+    path = out / RESULTS_NAME
+    rows = read_rows(path) if path.exists() else []
     names = engine_names(settings, rows)
-    summary, history = figures(rows, names, settings)
-    return ReportData(settings, rows, names, summary, history, planned)
+    results = [GameResult.from_row(row) for row in rows]
+    sprt = run_sprt(settings)
+    return ReportData(settings, rows, names,
+                      summarize(results, names, sprt=sprt, anchor=run_anchor(settings)),
+                      history(results, names, sprt=sprt))
 
 
 def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any]) -> Path:
@@ -110,19 +60,39 @@ def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any]) -
     except OSError:
         clocks = []
     path = out / game_file(row["game_no"])
-    write_atomic(path, game_script(replay(row, clocks, settings.get("time"))))
+    start = (main_time(settings, row["black_index"]), main_time(settings, row["white_index"]))
+    write_atomic(path, game_script(replay(row, clocks, start)))
     return path
 
 
-def write_report(out: Path, rows: Sequence[Mapping[str, Any]] | None = None,
-                 planned: int | None = None, games: str = "missing") -> Path:
-    """Write ``report.html`` and the replays of the finished games: all of them
-    (``games="all"``) or only those not written yet (``"missing"``); returns the page's path."""
-    data = report_data(out, rows, planned)
-    assets = out / ASSETS_DIR
-    for row in data.rows:
-        if games == "all" or not (assets / Path(game_file(row["game_no"])).name).exists():
-            write_game(out, row, data.settings)
+def main_time(settings: Mapping[str, Any], engine: int) -> float | None:
+    """The clock engine ``engine`` (1-based) starts a game with: the main time of its own
+    time control, else of the run's (``None`` when ``match.json`` does not say).
+
+    >>> settings = {"control": {"main": 60}, "engines": [{"control": None}, {"control": {"main": 5}}]}
+    >>> main_time(settings, 1), main_time(settings, 2), main_time({"time": 30}, 1)
+    (60, 5, 30)
+    """
+    engines = settings.get("engines") or []
+    own = engines[engine - 1] if engine <= len(engines) else None
+    control = (own.get("control") if isinstance(own, Mapping) else None) or settings.get("control")
+    if isinstance(control, Mapping):
+        return control.get("main")
+    return settings.get("time")
+
+
+def write_page(out: Path, data: ReportData) -> Path:
+    """Write ``report.html`` from ``data``; returns its path."""
     path = out / REPORT_NAME
     write_atomic(path, render(data))
     return path
+
+
+def write_report(out: Path, games: str = "missing") -> Path:
+    """Write ``report.html`` and the replays of the finished games: all of them
+    (``games="all"``) or only those not written yet (``"missing"``); returns the page's path."""
+    data = report_data(out)
+    for row in data.rows:
+        if games == "all" or not (out / game_file(row["game_no"])).exists():
+            write_game(out, row, data.settings)
+    return write_page(out, data)

@@ -62,34 +62,63 @@ def number(value: Any, digits: int = 1) -> str:
 
 def _cell(value: Any, css: str = "") -> str:
     text = value if isinstance(value, str) else number(value)
-    kind = css or ("text" if isinstance(value, str) else "")
-    return f'<td class="{kind}">{escape(text)}</td>' if kind else f"<td>{escape(text)}</td>"
+    return f'<td class="{css}">{escape(text)}</td>' if css else f"<td>{escape(text)}</td>"
 
 
-def _heading(key: str) -> str:
-    return key.replace("_", " ")
+def percent(value: float | None) -> str:
+    """A share as a percentage, ``–`` when unknown.
+
+    >>> percent(0.5), percent(None)
+    ('50.0 %', '–')
+    """
+    return "–" if value is None else f"{100 * value:.1f} %"
 
 
-def table(records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None,
-          name_column: str | None = None) -> str:
-    """An HTML table of dict records, one row each, columns in ``columns`` order (by default
-    the keys of the first record, leaving out nested dicts).
+def signed(value: float | None, missing: str = "–") -> str:
+    """An Elo figure with its sign; ``missing`` for ``None``, which the summary writes for an
+    infinite or undefined figure.
 
-    >>> print(table([{"name": "a", "score": 1.5}], name_column="name"))
-    <table><tr><th class="name">name</th><th>score</th></tr>
+    >>> signed(12.34), signed(None, "+∞")
+    ('+12.3', '+∞')
+    """
+    return missing if value is None else f"{value:+.1f}"
+
+
+def interval(ends: Sequence[float | None] | None, games: int) -> str:
+    """A 95 % interval; with games, a missing end is infinite (unless both are: then the
+    figures have no spread to make an interval from).
+
+    >>> interval([None, 35.5], 4), interval([None, None], 0), interval([None, None], 2)
+    ('[−∞, +35.5]', '–', '–')
+    """
+    if not games or not ends or ends[0] is ends[1] is None:  # both unknown: no spread
+        return "–"
+    return f"[{signed(ends[0], '−∞')}, {signed(ends[1], '+∞')}]"
+
+
+def _plus_minus(value: float | None, error: float | None) -> str:
+    if value is None:
+        return "–"
+    return signed(value) + ("" if error is None else f" ± {error:.1f}")
+
+
+def _counts(counts: Mapping[str, int] | None) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in (counts or {}).items()) or "–"
+
+
+def table(head: Sequence[str], rows: Sequence[Sequence[str]], names: int = 1) -> str:
+    """An HTML table of text cells; the first ``names`` columns are left-aligned names.
+
+    >>> print(table(["engine", "score"], [["a", "1.5"]]))
+    <table><tr><th class="name">engine</th><th>score</th></tr>
     <tr><td class="name">a</td><td>1.5</td></tr></table>
     """
-    if not records:
-        return '<p class="note">none yet</p>'
-    if columns is None:
-        columns = [key for key, value in records[0].items() if not isinstance(value, dict)]
-    head = "".join(f'<th class="name">{escape(_heading(key))}</th>' if key == name_column
-                   else f"<th>{escape(_heading(key))}</th>" for key in columns)
-    lines = [f"<table><tr>{head}</tr>"]
-    for record in records:
-        cells = "".join(_cell(record.get(key), "name" if key == name_column else "")
-                        for key in columns)
-        lines.append(f"<tr>{cells}</tr>")
+    heads = "".join(f'<th class="name">{escape(text)}</th>' if column < names
+                    else f"<th>{escape(text)}</th>" for column, text in enumerate(head))
+    lines = [f"<table><tr>{heads}</tr>"]
+    for row in rows:
+        lines.append("<tr>" + "".join(_cell(text, "name" if column < names else "")
+                                      for column, text in enumerate(row)) + "</tr>")
     return "\n".join(lines) + "</table>"
 
 
@@ -97,66 +126,77 @@ def _section(anchor: str, title: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{escape(title)}</h2>\n{body}\n</section>'
 
 
-# --- the summary's sections ----------------------------------------------------------------
+# --- the summary's sections (keys as referee.stats.summarize writes them) --------------------
 
-def headline(summary: Mapping[str, Any], names: Sequence[str]) -> str:
-    """The two-engine figures of issue 11 (first engine's view): score, Elo with its interval,
-    normalized Elo, LOS, draw ratio, pentanomial counts; empty for more engines."""
+def headline(summary: Mapping[str, Any]) -> str:
+    """The first engine's figures against its opponent (issue 11's list): empty without games
+    or with more than two engines."""
+    names = summary.get("engines") or []
     if len(names) != 2 or not summary.get("games"):
         return ""
-    wins, draws, losses = summary.get("wdl") or (None, None, None)
-    figures = [("games", summary.get("games")), ("pairs", summary.get("pairs")),
-               ("wins / draws / losses", f"{wins} / {draws} / {losses}"),
-               ("Elo", summary.get("elo")), ("95 % interval", summary.get("elo_95")),
-               ("normalized Elo", summary.get("nelo")), ("LOS", _percent(summary.get("los"))),
-               ("draw ratio", _percent(summary.get("draw_ratio"))),
-               ("pentanomial [0, ½, 1, 1½, 2]", summary.get("pentanomial"))]
-    cells = "".join(f"<tr><th class=\"name\">{escape(label)}</th>{_cell(value)}</tr>"
-                    for label, value in figures if value is not None)
+    games = summary["games"]
+    wins, draws, losses = summary["wdl"]
+    figures = [
+        ("games", f"{games}" + (f" ({summary['pairs']} complete pairs)"
+                                if summary.get("model") == "pentanomial" else "")),
+        ("wins / draws / losses", f"{wins} / {draws} / {losses} ({percent(summary.get('score'))})"),
+        ("Elo", _plus_minus(summary.get("elo"), summary.get("elo_error"))),
+        ("95 % interval", interval(summary.get("elo_95"), games)),
+        ("normalized Elo", _plus_minus(summary.get("nelo"), summary.get("nelo_error"))),
+        ("likelihood of superiority", percent(summary.get("los"))),
+        ("draw ratio", percent(summary.get("draw_ratio"))),
+        ("first player's score", percent((summary.get("first_player") or {}).get("score"))),
+        ("model", str(summary.get("model", "–"))),
+    ]
+    if summary.get("model") == "pentanomial":
+        figures.append(("pentanomial [0, ½, 1, 1½, 2]", number(summary.get("pentanomial"))))
+    cells = "".join(f'<tr><th class="name">{escape(label)}</th><td>{escape(text)}</td></tr>'
+                    for label, text in figures)
     return (f'<p class="note">{escape(names[0])} against {escape(names[1])}:</p>'
-            f"<table>{cells}</table>")
+            f'<table class="headline">{cells}</table>')
 
 
-def _percent(value: float | None) -> str | None:
-    return None if value is None else f"{100 * value:.1f} %"
+def standings_section(summary: Mapping[str, Any]) -> str:
+    """Every engine against the field: score, Elo with its interval, LOS, score as first and
+    as second player; then the Bradley-Terry ratings when there are more than two engines."""
+    rows = []
+    for row in summary.get("standings") or []:
+        rows.append([str(row["rank"]), row["name"], str(row["games"]), str(row["wins"]),
+                     str(row["draws"]), str(row["losses"]), f"{row['points']:g}",
+                     percent(row.get("score")), signed(row.get("elo")),
+                     interval(row.get("elo_95"), row["games"]), percent(row.get("los")),
+                     percent(row["as_first"]["score"]), percent(row["as_second"]["score"])])
+    if not summary.get("games"):
+        return _section("standings", "Standings", '<p class="note">no game finished yet</p>')
+    body = headline(summary) + table(
+        ["#", "engine", "games", "wins", "draws", "losses", "points", "score", "Elo",
+         "95 % interval", "LOS", "as first", "as second"], rows, names=2)
+    ratings = summary.get("ratings")
+    if ratings:
+        anchor = ratings.get("anchor")
+        basis = f"anchored at {anchor['name']} = {anchor['elo']:g}" if anchor else "mean 0"
+        if ratings.get("virtual_draws"):
+            basis += f", {ratings['virtual_draws']} virtual draw per pairing"
+        body += (f"<h3>Ratings (Bradley–Terry, maximum likelihood; {escape(basis)})</h3>"
+                 + table(["#", "engine", "Elo", "±"],
+                         [[str(rank), row["name"], signed(row.get("elo")),
+                           number(row.get("error"))]
+                          for rank, row in enumerate(ratings["engines"], 1)], names=2))
+    return _section("standings", "Standings", body)
 
 
-def standings_section(summary: Mapping[str, Any], names: Sequence[str]) -> str:
-    body = headline(summary, names)
-    if summary.get("standings"):
-        body += table(summary["standings"], name_column="name")
-    if summary.get("ratings"):
-        body += "<h3>Ratings (Bradley–Terry, maximum likelihood)</h3>"
-        body += table(summary["ratings"], name_column="name")
-    return _section("standings", "Standings", body or '<p class="note">no game finished yet</p>')
-
-
-def crosstable_section(summary: Mapping[str, Any], names: Sequence[str]) -> str:
-    """Each engine's score against each other engine; only with more than two engines."""
-    cross = summary.get("crosstable")
-    if len(names) < 3 or not cross:
+def crosstable_section(summary: Mapping[str, Any]) -> str:
+    """Each engine's points against each other engine; only with more than two engines."""
+    names = summary.get("engines") or []
+    cells = summary.get("crosstable")
+    if len(names) < 3 or not cells:
         return ""
-    head = "".join(f"<th>{index}</th>" for index in range(1, len(names) + 1))
-    lines = [f'<table><tr><th>#</th><th class="name">engine</th>{head}</tr>']
-    for me, name in enumerate(names):
-        cells = []
-        for other in range(len(names)):
-            if other == me:
-                cells.append('<td class="self">–</td>')
-            else:
-                cells.append(_cell(_cross_cell(cross, me, other)))
-        lines.append(f'<tr><td>{me + 1}</td><td class="name">{escape(name)}</td>'
-                     f'{"".join(cells)}</tr>')
-    return _section("crosstable", "Crosstable", "\n".join(lines) + "</table>")
-
-
-def _cross_cell(cross: Any, me: int, other: int) -> str:
-    """``score/games`` of engine ``me`` against ``other`` (0-based) from the summary's
-    crosstable, a matrix of ``[score, games]`` cells."""
-    cell = cross[me][other]
-    if not cell or not cell[1]:
-        return ""
-    return f"{cell[0]:g}/{cell[1]}"
+    rows = [[str(me + 1), name] + ["–" if other == me else
+                                   (f"{cell['points']:g}/{cell['games']}" if cell else "")
+                                   for other, cell in enumerate(cells[me])]
+            for me, name in enumerate(names)]
+    head = ["#", "engine"] + [str(index) for index in range(1, len(names) + 1)]
+    return _section("crosstable", "Crosstable (points/games)", table(head, rows, names=2))
 
 
 def sprt_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> str:
@@ -165,47 +205,68 @@ def sprt_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]
     sprt = summary.get("sprt")
     if not sprt:
         return ""
-    verdict = sprt.get("verdict")
     said = {"H1": "H1 accepted: the first engine is stronger by elo1 or more",
             "H0": "H0 accepted: the first engine is not stronger by elo1"}.get(
-        verdict, "no verdict yet")
-    settings = (f"elo0 {number(sprt.get('elo0'))}, elo1 {number(sprt.get('elo1'))}, "
-                f"alpha {sprt.get('alpha')}, beta {sprt.get('beta')}, model {sprt.get('model')}")
+        sprt.get("verdict"), "no verdict yet")
+    settings = (f"elo0 {sprt['elo0']:g}, elo1 {sprt['elo1']:g}, alpha {sprt['alpha']:g}, "
+                f"beta {sprt['beta']:g}, {sprt['model']} model")
     points = [entry for entry in history if entry.get("llr") is not None]
     chart = line_chart([entry["games"] for entry in points], [entry["llr"] for entry in points],
-                       levels=[(sprt["lower"], f"lower {sprt['lower']:.2f} (H0)"),
-                               (sprt["upper"], f"upper {sprt['upper']:.2f} (H1)")],
+                       levels=[(sprt["lower"], f"lower bound {sprt['lower']:.2f}: H0"),
+                               (sprt["upper"], f"upper bound {sprt['upper']:.2f}: H1")],
                        title="log-likelihood ratio after each game")
-    body = (f'<p><span class="verdict">{escape(said)}</span>: LLR {number(sprt.get("llr"), 2)} '
-            f'in [{number(sprt.get("lower"), 2)}, {number(sprt.get("upper"), 2)}]</p>'
+    body = (f'<p><span class="verdict">{escape(said)}</span>; LLR '
+            f'{number(sprt.get("llr"), 2)} in ({sprt["lower"]:.2f}, {sprt["upper"]:.2f})</p>'
             f'<p class="note">{escape(settings)}</p>{chart}')
     return _section("sprt", "SPRT", body)
 
 
-def elo_section(history: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
-    """The first engine's Elo difference with its 95 % interval after each game."""
-    points = [entry for entry in history if entry.get("elo") is not None]
-    if len(names) != 2 or not points:
+def elo_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> str:
+    """The first engine's Elo difference with its 95 % interval after each game (two engines);
+    an infinite figure (a perfect score) is drawn at the edge of the chart."""
+    names = summary.get("engines") or []
+    if len(names) != 2 or not history:
         return ""
-    intervals = [entry.get("elo_95") or (None, None) for entry in points]
-    chart = line_chart([entry["games"] for entry in points], [entry["elo"] for entry in points],
-                       band=([low for low, _ in intervals], [high for _, high in intervals]),
-                       levels=[(0.0, "")], title=f"Elo of {names[0]} after each game, "
-                                                 f"with its 95 % interval")
+    inf = float("inf")
+    elos = [entry.get("elo") for entry in history]
+    lows = [(entry.get("elo_95") or [None, None])[0] for entry in history]
+    highs = [(entry.get("elo_95") or [None, None])[1] for entry in history]
+    # The summary writes an infinite figure as null (referee.stats.summary): with one end of
+    # the interval finite, the other end and a null Elo are infinite on that side.
+    for at, (elo, low, high) in enumerate(zip(elos, lows, highs)):
+        if (low is None) != (high is None):
+            lows[at] = -inf if low is None else low
+            highs[at] = inf if high is None else high
+            elos[at] = (inf if low is not None else -inf) if elo is None else elo
+    chart = line_chart([entry["games"] for entry in history], elos, band=(lows, highs),
+                       levels=[(0.0, "equal strength")],
+                       title=f"Elo of {names[0]} after each game, with its 95 % interval")
     return _section("elo", "Elo over games", chart)
 
 
-def per_engine_section(anchor: str, title: str, by_engine: Any) -> str:
-    """A per-engine table from the summary: a list of records or a dict name -> record."""
-    if not by_engine:
+def terminations_section(summary: Mapping[str, Any]) -> str:
+    """How games ended: overall, then per engine for its wins, draws and losses, and the
+    terminations it was at fault for."""
+    if not summary.get("games"):
         return ""
-    if isinstance(by_engine, Mapping):
-        records = [{"name": name, **record} for name, record in by_engine.items()]
-    else:
-        records = list(by_engine)
-    columns = sorted({key for record in records for key in record if key != "name"},
-                     key=lambda key: [key for record in records for key in record].index(key))
-    return _section(anchor, title, table(records, ["name", *columns], name_column="name"))
+    rows = [[row["name"], _counts(row["terminations"]["wins"]),
+             _counts(row["terminations"]["draws"]), _counts(row["terminations"]["losses"]),
+             _counts(row.get("at_fault"))] for row in summary.get("standings") or []]
+    body = (f"<p>All games: {escape(_counts(summary.get('terminations')))}</p>"
+            + table(["engine", "its wins by", "its draws by", "its losses by", "at fault"], rows,
+                    names=5))
+    return _section("terminations", "Terminations", body)
+
+
+def time_section(summary: Mapping[str, Any]) -> str:
+    """Each engine's timed moves, seconds used, mean per move and least time left."""
+    if not summary.get("games"):
+        return ""
+    rows = [[row["name"], str(row["time"]["moves"]), number(row["time"]["seconds"], 1),
+             number(row["time"]["per_move"], 3), number(row["time"]["min_left"], 3)]
+            for row in summary.get("standings") or []]
+    return _section("time", "Time use per engine", table(
+        ["engine", "timed moves", "seconds used", "seconds per move", "least time left"], rows))
 
 
 def games_section(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -215,7 +276,7 @@ def games_section(rows: Sequence[Mapping[str, Any]]) -> str:
     lines = ['<div class="scroll"><table><tr><th>game</th><th class="name">black</th>'
              '<th class="name">white</th><th>result</th><th class="name">termination</th>'
              '<th>plies</th><th>pair</th><th>opening</th><th class="name">reason</th></tr>']
-    for row in rows:
+    for row in sorted(rows, key=lambda row: row["game_no"]):
         number_ = row["game_no"]
         lines.append(
             f'<tr id="row-{number_}"><td><a href="#game-{number_}">{number_}</a></td>'
@@ -272,12 +333,12 @@ def render(data: ReportData) -> str:
     title, line = describe(data.settings, data.rows, data.names, data.planned)
     summary = data.summary
     sections = [
-        standings_section(summary, data.names),
-        crosstable_section(summary, data.names),
+        standings_section(summary),
+        crosstable_section(summary),
         sprt_section(summary, data.history),
-        elo_section(data.history, data.names),
-        per_engine_section("terminations", "Terminations per engine", summary.get("terminations")),
-        per_engine_section("time", "Time use per engine", summary.get("time")),
+        elo_section(summary, data.history),
+        terminations_section(summary),
+        time_section(summary),
         '<section id="live" hidden><h2>Games in progress</h2><div id="live-games"></div>'
         "</section>",
         games_section(data.rows),
@@ -291,7 +352,7 @@ def render(data: ReportData) -> str:
 <title>{escape(title)}</title>
 <style>
 {_static("report.css")}</style></head>
-<body data-finished="{len(data.rows)}" data-assets="{ASSETS_DIR}" data-title="{escape(title)}">
+<body data-assets="{ASSETS_DIR}" data-title="{escape(title)}">
 <header><h1>{escape(title)}</h1><p class="meta">{escape(line)}</p>
 <p id="live-status" hidden></p></header>
 <main id="summary">

@@ -11,7 +11,7 @@ line is stored once (:func:`pack`), so a long game costs little more than its mo
 >>> row = {"game_no": 1, "game": "breakthrough", "options": {}, "start_options": {},
 ...        "size": [8, 8], "moves": ["a2-a3", "h7-h6"], "black": "x", "white": "y",
 ...        "result": "0", "termination": "move_limit", "reason": "no result after 2 plies"}
->>> game = replay(row, clocks=[59.5, 58.0], main_time=60)
+>>> game = replay(row, clocks=[59.5, 58.0], start=(60, 60))
 >>> len(game["boards"]["frames"]), game["clocks"]
 (3, [[60, 60], [60, 59.5], [58.0, 59.5]])
 """
@@ -94,12 +94,12 @@ def _number(text: str) -> float | None:
 
 
 def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
-           main_time: float | None = None) -> dict[str, Any]:
+           start: Sequence[float | None] = (None, None)) -> dict[str, Any]:
     """The viewer's data for the game of a results row: its facts, the moves, a board per ply
     (ply 0 is the start) and both clocks at each ply (``None`` where unknown).
 
-    ``clocks`` are the mover's time left after each move (:func:`sgf_clocks`); ``main_time``
-    each side's clock at the start. A move the rules refuse (a record from an older version of
+    ``clocks`` are the mover's time left after each move (:func:`sgf_clocks`); ``start``
+    black's and white's clocks at the start. A move the rules refuse (a record from an older version of
     the rules) ends the boards there, and ``error`` says why.
     """
     options = {**(row.get("options") or {}), **(row.get("start_options") or {})}
@@ -124,19 +124,19 @@ def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
         "termination": row["termination"], "reason": row["reason"],
         "opening_plies": row.get("opening_plies") or 0,
         "moves": list(row["moves"]), "format": kind, "boards": pack(boards),
-        "clocks": clock_pairs(movers, clocks, main_time), "error": error,
+        "clocks": clock_pairs(movers, clocks, start), "error": error,
     }
 
 
 def clock_pairs(movers: Sequence[int], clocks: Sequence[float | None],
-                main_time: float | None) -> list[list[float | None]]:
+                start: Sequence[float | None]) -> list[list[float | None]]:
     """Black's and white's time left at each ply, from who moved and the mover's time left
     after each move; a side keeps its last known time while the other moves.
 
-    >>> clock_pairs([1, 0, 1], [9.5, None, 8.0], 10)
+    >>> clock_pairs([1, 0, 1], [9.5, None, 8.0], (10, 10))
     [[10, 10], [10, 9.5], [10, 9.5], [10, 8.0]]
     """
-    pair: list[float | None] = [main_time, main_time]
+    pair = list(start)
     pairs = [list(pair)]
     for ply, colour in enumerate(movers):
         left = clocks[ply] if ply < len(clocks) else None

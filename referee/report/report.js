@@ -9,6 +9,7 @@ const OlympiadReport = (() => {
   const games = new Map();      // game number -> data of report-assets/game-NNNN.js
   const waiting = new Map();    // game number -> ply wanted once its data has loaded
   let current = null;           // {data, ply}
+  let reportVersion = null;     // live.json's version of report.html when this page loaded
   const $ = (id) => document.getElementById(id);
 
   function assetPath(number) {
@@ -230,7 +231,9 @@ const OlympiadReport = (() => {
       .then((state) => {
         $("live-status").textContent = state.running ? "live: the match is running" : "served";
         $("live-status").hidden = false;
-        if (String(state.finished) !== document.body.dataset.finished) {
+        if (reportVersion === null) {
+          reportVersion = state.version;
+        } else if (state.version !== reportVersion) {  // report.html rewritten: a game ended
           location.reload();
           return;
         }

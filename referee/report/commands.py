@@ -1,0 +1,59 @@
+"""``olympiad-referee report DIR`` and ``olympiad-referee serve DIR``."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import click
+
+from ..records import RESULTS_NAME, SETTINGS_NAME
+from .folder import write_report
+from .server import DEFAULT_HOST, DEFAULT_PORT, ReportServer
+
+FOLDER = click.Path(exists=True, file_okay=False, path_type=Path)
+
+
+def check_folder(out: Path) -> None:
+    """Refuse, with one line, a folder that no run has written to."""
+    if not (out / SETTINGS_NAME).exists() and not (out / RESULTS_NAME).exists():
+        raise click.UsageError(f"{out} is not an output folder of olympiad-referee match "
+                               f"(no {SETTINGS_NAME} or {RESULTS_NAME})")
+
+
+def start_server(out: Path, host: str, port: int, live=None) -> ReportServer:
+    """The report server, or a one-line usage error when the address cannot be bound."""
+    try:
+        return ReportServer(out, live, host, port)
+    except OSError as error:
+        raise click.UsageError(f"cannot serve on {host}:{port}: {error.strerror or error} "
+                               "(choose another port; 0 picks a free one)") from None
+
+
+@click.command()
+@click.argument("folder", type=FOLDER)
+def report(folder: Path) -> None:
+    """Rebuild FOLDER/report.html and every game's replay from the folder's records."""
+    check_folder(folder)
+    click.echo(write_report(folder, games="all"))
+
+
+@click.command()
+@click.argument("folder", type=FOLDER)
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--host", default=DEFAULT_HOST, show_default=True,
+              help="Address to listen on; 0.0.0.0 exposes the report to the network, "
+                   "without a password.")
+def serve(folder: Path, port: int, host: str) -> None:
+    """Serve FOLDER's report over HTTP until Ctrl-C; the page reloads when a game ends."""
+    check_folder(folder)
+    write_report(folder)
+    server = start_server(folder, host, port)
+    click.echo(f"serving {server.url} (Ctrl-C to stop)")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()

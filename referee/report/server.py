@@ -1,0 +1,175 @@
+"""Serving the report over HTTP while a run goes on, with the games in progress move by move.
+
+A small standard-library server (``http.server`` in a thread) serves the report's own files
+of one output folder (``report.html`` and ``report-assets/``) and ``live.json``: the games in
+progress, each with its moves, clocks and current board, and ``version``, which changes each
+time ``report.html`` is rewritten. The page polls ``live.json`` every second, draws the games in
+progress and reloads itself when a game has finished (see ``report.js``).
+
+Only those files are served: the engines' command lines and standard-error tails in
+``match.json`` and ``results.jsonl`` stay private even when the server is exposed beyond this
+machine. It listens on 127.0.0.1 unless told otherwise; ``--host 0.0.0.0`` makes it reachable
+from the network, to anyone who can reach the port (there is no password and no TLS).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from engine import Game, GameError, Position
+
+from .folder import REPORT_NAME
+from .page import ASSETS_DIR
+from .replay import draw
+
+DEFAULT_PORT = 8000
+DEFAULT_HOST = "127.0.0.1"
+
+
+class LiveGame:
+    """One game in progress: its players, its position by the rules, the moves and clocks."""
+
+    def __init__(self, game_no: int, black: str, white: str, game: Game,
+                 clocks: tuple[float | None, float | None]) -> None:
+        self.game_no = game_no
+        self.black = black
+        self.white = white
+        self.position: Position | None = game.initial_position()
+        self.moves: list[str] = []
+        self.clocks = list(clocks)
+        self._drawn: tuple[int, str, str] | None = None  # (ply, format, board) last drawn
+
+    def play(self, move: str, clocks: tuple[float, float]) -> None:
+        """One more move; a move the position refuses (should the runner and this view ever
+        disagree) leaves the board out from then on, the moves still listed."""
+        self.moves.append(move)
+        self.clocks = list(clocks)
+        if self.position is not None:
+            try:
+                self.position.play(self.position.parse_move(move))
+            except GameError:
+                self.position = None
+
+    def state(self) -> dict[str, Any]:
+        """The game as ``live.json`` gives it; the board is drawn again only after a move."""
+        ply = len(self.moves)
+        if self._drawn is None or self._drawn[0] != ply:
+            if self.position is None:
+                kind, board = "text", "(no board: a move did not replay)"
+            else:
+                kind, board = draw(self.position, self.moves[-1] if self.moves else None)
+            self._drawn = (ply, kind, board)
+        return {"game_no": self.game_no, "black": self.black, "white": self.white, "ply": ply,
+                "moves": list(self.moves), "clocks": self.clocks, "format": self._drawn[1],
+                "board": self._drawn[2]}
+
+
+class LiveGames:
+    """The games in progress of a run, shared between the runner's threads and the server."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: dict[int, LiveGame] = {}
+        self.running = False
+
+    def start(self, game: LiveGame) -> None:
+        with self._lock:
+            self._games[game.game_no] = game
+
+    def move(self, game_no: int, move: str, clocks: tuple[float, float]) -> None:
+        with self._lock:
+            if game_no in self._games:
+                self._games[game_no].play(move, clocks)
+
+    def finish(self, game_no: int) -> None:
+        with self._lock:
+            self._games.pop(game_no, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [self._games[number].state() for number in sorted(self._games)]
+
+
+def _handler(out: Path, live: LiveGames | None) -> type[SimpleHTTPRequestHandler]:
+    """The request handler class for one folder: the report's files and ``live.json``."""
+
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(out), **kwargs)
+
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            path = unquote(urlsplit(self.path).path)
+            if path == "/":
+                self.send_response(HTTPStatus.FOUND)
+                self.send_header("Location", f"/{REPORT_NAME}")
+                self.end_headers()
+            elif path == "/live.json":
+                self._live()
+            elif path == f"/{REPORT_NAME}" or (path.startswith(f"/{ASSETS_DIR}/")
+                                               and ".." not in path):
+                super().do_GET()
+            else:
+                self.send_error(HTTPStatus.NOT_FOUND, "only the report is served")
+
+        def do_HEAD(self) -> None:  # noqa: N802
+            self.send_error(HTTPStatus.METHOD_NOT_ALLOWED)
+
+        def end_headers(self) -> None:
+            self.send_header("Cache-Control", "no-store")
+            super().end_headers()
+
+        def _live(self) -> None:
+            try:
+                version = (out / REPORT_NAME).stat().st_mtime_ns
+            except OSError:
+                version = 0
+            state = {"version": version, "running": bool(live and live.running),
+                     "games": live.snapshot() if live else []}
+            body = json.dumps(state, ensure_ascii=False).encode()
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass  # the run's progress owns the terminal
+
+    return Handler
+
+
+class ReportServer:
+    """The report of ``out`` served on ``host:port`` from a daemon thread (port 0: any free
+    port); raises ``OSError`` when the address cannot be bound."""
+
+    def __init__(self, out: Path, live: LiveGames | None = None, host: str = DEFAULT_HOST,
+                 port: int = DEFAULT_PORT) -> None:
+        self.live = live
+        self.httpd = ThreadingHTTPServer((host, port), _handler(out, live))
+        self.httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="report server",
+                                        daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        if ":" in shown:
+            shown = f"[{shown}]"
+        return f"http://{shown}:{port}/{REPORT_NAME}"
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join()
