@@ -221,8 +221,8 @@ def history(results: Sequence[GameResult], names: Sequence[str],
                 scores = (partner.score_of(1), score)
                 if None not in scores:
                     counts_penta[round(2 * (scores[0] + scores[1]))] += 1  # type: ignore
-        key = (tuple(counts_wdl), tuple(counts_penta))
-        if key != last[0]:   # a game that leaves the counts alone (half a pair) changes nothing
+        key = tuple(counts_penta if paired else counts_wdl)
+        if key != last[0]:   # the first half of a pair changes no figure given here
             last = (key, headline(counts_wdl, counts_penta, paired, sprt))
         figures = last[1]
         point = {"games": number, "pairs": pairs,
