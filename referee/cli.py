@@ -221,6 +221,9 @@ from .render import render  # noqa: E402
 cli.add_command(render)
 from .stats.command import stats_command  # noqa: E402
 cli.add_command(stats_command)
+from .report.commands import report, serve  # noqa: E402
+cli.add_command(report)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,7 +16,8 @@ which game collections circulate; the openings reader takes the first plies of e
 
 A malformed record raises :class:`SgfError` with the line number of the fault.
 
->>> record = read_sgf("(;FF[4]GM[breakthrough]SZ[8];W[a2-a3]C[a \\\\] b];B[h7-h6](;W[b2-b3])(;W[c2-c3]))")
+>>> record = read_sgf("(;FF[4]GM[breakthrough];W[a2-a3]C[a \\\\] b];B[h7-h6]"
+...                   "(;W[b2-b3])(;W[c2-c3]))")
 >>> record.root["GM"], record.moves
 (['breakthrough'], [(1, 'a2-a3'), (0, 'h7-h6'), (1, 'b2-b3')])
 >>> record.nodes[1]["C"]
