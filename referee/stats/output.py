@@ -17,8 +17,9 @@ def format_summary(summary: Mapping[str, Any]) -> str:
     games = wins + draws + losses
     lines = [f"Results of {names[0]} vs {opponent} ({summary['games']} games, "
              f"{summary['model']} model):",
-             f"Elo: {_fixed(summary['elo'])} +/- {_fixed(summary['elo_error'])}, "
-             f"nElo: {_fixed(summary['nelo'])} +/- {_fixed(summary['nelo_error'])}",
+             f"Elo: {_fixed(summary['elo'], 2, _infinite(summary['score']))} "
+             f"+/- {_fixed(summary['elo_error'])}, "
+             f"nElo: {_fixed(summary['nelo'], 2, _infinite(summary['score']))} +/- {_fixed(summary['nelo_error'])}",
              f"LOS: {_percent(summary['los'])}, DrawRatio: {_percent(summary['draw_ratio'])}, "
              f"First player: {_percent(summary['first_player']['score'])}",
              f"Games: {games}, Wins: {wins}, Losses: {losses}, Draws: {draws}, "
@@ -48,11 +49,13 @@ def format_standings(table: Sequence[Mapping[str, Any]]) -> str:
              f"{'1st':>7} {'2nd':>7}  {'s/move':>6} {'min left':>8}"]
     for row in table:
         low, high = row["elo_95"]
-        interval = f"[{_signed(low, '-inf')}, {_signed(high, '+inf')}]"
+        # null stands for an infinite end: -inf below unless the score is perfect, and so on.
+        interval = (f"[{_signed(low, '+inf' if row['score'] == 1 else '-inf')}, "
+                    f"{_signed(high, '-inf' if row['score'] == 0 else '+inf')}]")
         lines.append(
             f"{row['rank']:>2}  {row['name']:<{width}}  {row['games']:>5} {row['wins']:>5} "
             f"{row['draws']:>5} {row['losses']:>6} {_percent(row['score'], 1):>7}  "
-            f"{_signed(row['elo'], '-'):>7} {interval:>17} {_percent(row['los'], 1):>7}  "
+            f"{_signed(row['elo'], _infinite(row['score'])):>7} {interval:>17} {_percent(row['los'], 1):>7}  "
             f"{_percent(row['as_first']['score'], 1):>7} "
             f"{_percent(row['as_second']['score'], 1):>7}  "
             f"{_seconds(row['time']['per_move']):>6} {_seconds(row['time']['min_left']):>8}")
@@ -93,8 +96,14 @@ def format_crosstable(cells: Sequence[Sequence[Any]], names: Sequence[str]) -> s
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _fixed(value: float | None, places: int = 2) -> str:
-    return "-" if value is None else f"{value:.{places}f}"
+def _fixed(value: float | None, places: int = 2, missing: str = "-") -> str:
+    return missing if value is None else f"{value:.{places}f}"
+
+
+def _infinite(score: float | None) -> str:
+    """How to show an Elo written as null: infinite at a perfect or a zero score, else
+    undefined (no games)."""
+    return {1.0: "+inf", 0.0: "-inf"}.get(score, "-") if score is not None else "-"
 
 
 def _signed(value: float | None, missing: str) -> str:
