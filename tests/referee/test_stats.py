@@ -10,7 +10,8 @@ import pytest
 
 from engine import Termination
 from referee.results import GameResult, ResultError
-from referee.stats import SprtError, SprtSettings, history, parse_sprt, summarize
+from referee.stats import (SprtError, SprtSettings, format_summary, history, parse_sprt,
+                           summarize)
 from referee.stats.counts import pentanomial, wdl
 from referee.stats.elo.pentanomial import pentanomial_estimate
 from referee.stats.elo.wdl import wdl_estimate
@@ -278,3 +279,16 @@ def test_history_ends_at_the_summary_figures():
     summary = summarize(results, ["a", "b"], sprt)
     assert points[-1]["elo"] == summary["elo"] and points[-1]["llr"] == summary["sprt"]["llr"]
     assert points[-1]["elo_95"] == summary["elo_95"]
+
+
+# --- text ------------------------------------------------------------------------------------
+
+def test_text_shows_fastchess_lines_and_the_tables_of_a_round_robin():
+    perfect = format_summary(summarize([_game(n, 1, 2, 0) for n in range(1, 5)], ["a", "b"],
+                                       SprtSettings(0, 5)))
+    assert "Elo: +inf +/- -" in perfect and "LLR: " in perfect and "[0.00, 5.00]" in perfect
+    results = [GameResult(n, i, j, 0 if score else 1, Termination.NORMAL)
+               for n, (i, j, score) in enumerate(_cross(HAND_TABLE), 1)]
+    text = format_summary(summarize(results, ["a", "b", "c"]))
+    assert "Ratings (Bradley-Terry, mean 0):" in text and " 1  a  " in text
+    assert text.splitlines()[-3].split()[-2:] == ["2/3", "4/5"]     # a's crosstable row
