@@ -20,19 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engine import Position, find_game
+from engine import find_game
+from engine.drawing import svg
 
 from ..sgf import SgfError, read_sgf
-
-
-def draw(position: Position, last_move: str | None) -> tuple[str, str]:
-    """The board as the report shows it: ``("svg", text)`` from the drawing layer, or
-    ``("text", diagram)`` while the project has no drawing layer."""
-    try:
-        from engine.drawing import svg
-    except ImportError:
-        return "text", position.diagram()
-    return "svg", svg(position, last_move)
 
 
 def pack(texts: Sequence[str]) -> dict[str, Any]:
@@ -106,8 +97,7 @@ def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
     size = tuple(row["size"]) if row.get("size") else None
     game = find_game(row["game"])(options, size)
     position = game.initial_position()
-    kind, board = draw(position, None)
-    boards, movers = [board], []
+    boards, movers = [svg(position)], []
     error = None
     for text in row["moves"]:
         try:
@@ -117,13 +107,13 @@ def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
             break
         movers.append(position.to_move)
         position.play(move)
-        boards.append(draw(position, text)[1])
+        boards.append(svg(position, text))
     return {
         "game_no": row["game_no"], "game": game.name, "title": game.title,
         "black": row["black"], "white": row["white"], "result": row["result"],
         "termination": row["termination"], "reason": row["reason"],
         "opening_plies": row.get("opening_plies") or 0,
-        "moves": list(row["moves"]), "format": kind, "boards": pack(boards),
+        "moves": list(row["moves"]), "boards": pack(boards),
         "clocks": clock_pairs(movers, clocks, start), "error": error,
     }
 

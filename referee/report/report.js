@@ -36,16 +36,6 @@ const OlympiadReport = (() => {
     return text.join("\n");
   }
 
-  function showBoard(element, format, text) {
-    if (format === "svg") {
-      element.innerHTML = text;
-    } else {
-      const pre = document.createElement("pre");
-      pre.textContent = text;
-      element.replaceChildren(pre);
-    }
-  }
-
   function parseAddress() {
     const match = /^#game-(\d+)(?:-ply-(\d+))?$/.exec(location.hash);
     return match ? {game: Number(match[1]), ply: match[2] === undefined ? null : Number(match[2])}
@@ -134,7 +124,7 @@ const OlympiadReport = (() => {
     ply = Math.max(0, Math.min(last, ply));
     current.ply = ply;
     const board = $("board");
-    showBoard(board, data.format, boardAt(data, ply));
+    board.innerHTML = boardAt(data, ply);
     board.dataset.game = data.game_no;
     board.dataset.ply = ply;
     const clocks = data.clocks[ply] || [null, null];
@@ -215,7 +205,7 @@ const OlympiadReport = (() => {
       card.dataset.ply = game.ply;
       const board = document.createElement("div");
       board.className = "board small";
-      showBoard(board, game.format, game.board);
+      board.innerHTML = game.board || "";
       const caption = document.createElement("figcaption");
       const last = game.moves.length ? game.moves[game.moves.length - 1] : "start";
       caption.textContent = `Game ${game.game_no}: ${game.black} (black) ${clockText(game.clocks[0])}`

@@ -23,10 +23,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from engine import Game, GameError, Position
+from engine.drawing import svg
 
 from .folder import REPORT_NAME
 from .page import ASSETS_DIR
-from .replay import draw
 
 DEFAULT_PORT = 8000
 DEFAULT_HOST = "127.0.0.1"
@@ -43,7 +43,7 @@ class LiveGame:
         self.position: Position | None = game.initial_position()
         self.moves: list[str] = []
         self.clocks = list(clocks)
-        self._drawn: tuple[int, str, str] | None = None  # (ply, format, board) last drawn
+        self._drawn: tuple[int, str | None] | None = None  # (ply, board) last drawn
 
     def play(self, move: str, clocks: tuple[float, float]) -> None:
         """One more move; a move the position refuses (should the runner and this view ever
@@ -57,17 +57,15 @@ class LiveGame:
                 self.position = None
 
     def state(self) -> dict[str, Any]:
-        """The game as ``live.json`` gives it; the board is drawn again only after a move."""
+        """The game as ``live.json`` gives it; the board (``None`` once a move did not replay)
+        is drawn again only after a move."""
         ply = len(self.moves)
         if self._drawn is None or self._drawn[0] != ply:
-            if self.position is None:
-                kind, board = "text", "(no board: a move did not replay)"
-            else:
-                kind, board = draw(self.position, self.moves[-1] if self.moves else None)
-            self._drawn = (ply, kind, board)
+            board = None if self.position is None else svg(
+                self.position, self.moves[-1] if self.moves else None)
+            self._drawn = (ply, board)
         return {"game_no": self.game_no, "black": self.black, "white": self.white, "ply": ply,
-                "moves": list(self.moves), "clocks": self.clocks, "format": self._drawn[1],
-                "board": self._drawn[2]}
+                "moves": list(self.moves), "clocks": self.clocks, "board": self._drawn[1]}
 
 
 class LiveGames:

@@ -1,0 +1,281 @@
+"""The report without a browser: replays against the rules, the page's sections, the commands,
+the live server and the observers that keep the report up to date during a run."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from engine import find_game
+from engine.drawing import svg
+from referee import cli
+from referee.clock import TimeControl
+from referee.entrants import EngineSpec
+from referee.game import Setup
+from referee.report.folder import REPORT_NAME, report_data, write_report
+from referee.report.observers import LiveView, ReportWriter
+from referee.report.page import ReportData, game_file, render
+from referee.report.replay import replay, sgf_clocks, unpack
+from referee.report.server import LiveGame, LiveGames, ReportServer
+from referee.results import GameResult
+from referee.schedule import ScheduledGame
+from referee.stats import SprtSettings, history, summarize
+
+
+def rows_of(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def loaded(script: str) -> dict:
+    """The data a ``report-assets/game-NNNN.js`` file hands to the page."""
+    prefix, suffix = "OlympiadReport.loaded(", ");\n"
+    assert script.startswith(prefix) and script.endswith(suffix)
+    return json.loads(script[len(prefix):-len(suffix)])
+
+
+# --- replays -----------------------------------------------------------------------------
+
+def test_every_ply_of_a_replay_is_the_rules_position(breakthrough_match):
+    for row in rows_of(breakthrough_match):
+        game = find_game(row["game"])()
+        data = replay(row)
+        assert len(data["boards"]["frames"]) == row["plies"] + 1
+        for ply in range(row["plies"] + 1):
+            position = game.position_after(row["moves"][:ply])
+            last = row["moves"][ply - 1] if ply else None
+            assert unpack(data["boards"], ply) == svg(position, last), f"ply {ply}"
+
+
+def test_replay_clocks_are_those_of_the_sgf_record(breakthrough_match):
+    row = rows_of(breakthrough_match)[0]
+    sgf = (breakthrough_match / "games" / "game-0001.sgf").read_text()
+    left = [float(value) for value in re.findall(r"[BW]L\[([0-9.]+)\]", sgf)]
+    data = replay(row, sgf_clocks(sgf), start=(20.0, 20.0))
+    assert data["clocks"][0] == [20.0, 20.0]
+    first = find_game(row["game"]).first_player
+    for ply, seconds in enumerate(left, 1):
+        mover = first if ply % 2 else 1 - first
+        assert data["clocks"][ply][mover] == seconds
+        assert data["clocks"][ply][1 - mover] == data["clocks"][ply - 1][1 - mover]
+
+
+def test_a_move_the_rules_refuse_ends_the_replay_with_the_reason():
+    row = {"game_no": 1, "game": "breakthrough", "moves": ["a2-a3", "a3-a5"], "black": "b",
+           "white": "w", "result": "0", "termination": "move_limit", "reason": "limit"}
+    data = replay(row)
+    assert len(data["boards"]["frames"]) == 2
+    assert "a3-a5" in data["error"]
+
+
+# --- the page ----------------------------------------------------------------------------
+
+def test_report_command_writes_the_page_and_a_replay_per_game(breakthrough_match, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["report", str(breakthrough_match)])
+    assert exit_info.value.code == 0
+    page = (breakthrough_match / REPORT_NAME).read_text()
+    rows = rows_of(breakthrough_match)
+    for row in rows:
+        assert f'href="#game-{row["game_no"]}"' in page
+        data = loaded((breakthrough_match / game_file(row["game_no"])).read_text())
+        assert data["moves"] == row["moves"] and data["reason"] == row["reason"]
+    assert capsys.readouterr().out.strip() == str(breakthrough_match / REPORT_NAME)
+
+
+def test_the_page_asks_for_nothing_from_the_network(breakthrough_match):
+    write_report(breakthrough_match)
+    page = (breakthrough_match / REPORT_NAME).read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+    assert not re.search(r"url\(|@import|<link", page)
+    assert "<script src" not in page
+
+
+def results(rows: list[dict]) -> list[GameResult]:
+    return [GameResult.from_row(row) for row in rows]
+
+
+def made_up_rows(engines: int, games: int, seed: int = 1, paired: bool = False) -> list[dict]:
+    """Results rows without moves (the page's figures need none): seeded random outcomes."""
+    rng = random.Random(seed)
+    rows = []
+    for number in range(1, games + 1):
+        black, white = rng.sample(range(1, engines + 1), 2)
+        rows.append({"game_no": number, "game": "loa", "black_index": black,
+                     "white_index": white, "black": f"e{black}", "white": f"e{white}",
+                     "result": rng.choice(["B+", "W+", "0"]), "termination": "normal",
+                     "reason": "ended", "plies": 10, "pair": (number + 1) // 2 if paired else None,
+                     "black_time": 1.0, "white_time": 1.5, "black_moves": 5, "white_moves": 5,
+                     "black_min_left": 9.0, "white_min_left": 8.5})
+    return rows
+
+
+def page_for(rows: list[dict], names: list[str], sprt: SprtSettings | None = None) -> str:
+    found = results(rows)
+    return render(ReportData({}, rows, names, summarize(found, names, sprt=sprt),
+                             history(found, names, sprt=sprt)))
+
+
+def test_an_sprt_run_shows_the_llr_over_games_between_its_bounds():
+    rows = made_up_rows(2, 12, paired=True)
+    sprt = SprtSettings(elo0=0, elo1=10)
+    page = page_for(rows, ["e1", "e2"], sprt)
+    section = page[page.index('<section id="sprt">'):]
+    section = section[:section.index("</section>")]
+    lower, upper = sprt.bounds
+    assert f"lower bound {lower:.2f}" in section and f"upper bound {upper:.2f}" in section
+    assert section.count("<polyline") == 1 and section.count('class="level"') == 2
+    llr = summarize(results(rows), ["e1", "e2"], sprt=sprt)["sprt"]["llr"]
+    assert f"LLR {llr:.2f}" in section
+    assert '<section id="elo">' in page and "pentanomial" in page
+
+
+def test_without_sprt_there_is_no_sprt_section():
+    page = page_for(made_up_rows(2, 6), ["e1", "e2"])
+    assert '<section id="sprt">' not in page and '<section id="elo">' in page
+
+
+def test_a_round_robin_shows_ratings_and_the_crosstable():
+    rows = made_up_rows(3, 18)
+    page = page_for(rows, ["e1", "e2", "e3"])
+    assert "Bradley–Terry" in page and '<section id="crosstable">' in page
+    cross = summarize(results(rows), ["e1", "e2", "e3"])["crosstable"]
+    cell = cross[0][1]
+    assert f"<td>{cell['points']:g}/{cell['games']}</td>" in page
+
+
+def test_time_use_and_terminations_per_engine_come_from_the_summary():
+    rows = made_up_rows(2, 4)
+    page = page_for(rows, ["e1", "e2"])
+    summary = summarize(results(rows), ["e1", "e2"])
+    for standing in summary["standings"]:
+        time = standing["time"]
+        assert f"<td>{time['moves']}</td><td>{time['seconds']:.1f}</td>" in page
+    assert f"All games: normal {len(rows)}" in page
+
+
+def test_names_and_reasons_are_escaped():
+    rows = made_up_rows(2, 2)
+    rows[0]["reason"] = "<script>alert(1)</script>"
+    page = page_for(rows, ["<b>e1</b>", "e2"])
+    assert "<script>alert" not in page and "&lt;b&gt;e1&lt;/b&gt;" in page
+
+
+def test_an_empty_folder_makes_a_page_saying_so(tmp_path):
+    (tmp_path / "match.json").write_text(json.dumps({"game": "loa", "engines": ["a", "b"]}))
+    write_report(tmp_path)
+    assert "no game finished yet" in (tmp_path / REPORT_NAME).read_text()
+
+
+def test_report_and_serve_refuse_a_folder_that_is_not_a_run(tmp_path, capsys):
+    for command in (["report", str(tmp_path)], ["serve", str(tmp_path), "--port", "0"]):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(command)
+        assert exit_info.value.code == 2
+        error = capsys.readouterr().err
+        assert "not an output folder" in error and error.count("\n") == 1
+
+
+# --- live --------------------------------------------------------------------------------
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, b""
+
+
+def test_the_server_gives_the_report_and_the_games_in_progress_only(breakthrough_match):
+    write_report(breakthrough_match)
+    live = LiveGames()
+    live.start(LiveGame(7, "b", "w", find_game("breakthrough")(), (20.0, 20.0)))
+    live.move(7, "a2-a3", (20.0, 19.5))
+    server = ReportServer(breakthrough_match, live, port=0)
+    try:
+        base = server.url.rsplit("/", 1)[0]
+        assert server.url.startswith("http://127.0.0.1:")
+        status, page = get(server.url)
+        assert status == 200 and page == (breakthrough_match / REPORT_NAME).read_bytes()
+        assert get(f"{base}/{game_file(1)}")[0] == 200
+        status, body = get(f"{base}/live.json")
+        state = json.loads(body)
+        [game] = state["games"]
+        position = find_game("breakthrough")().position_after(["a2-a3"])
+        assert (game["game_no"], game["ply"], game["clocks"]) == (7, 1, [20.0, 19.5])
+        assert game["board"] == svg(position, "a2-a3")
+        assert state["version"] == (breakthrough_match / REPORT_NAME).stat().st_mtime_ns
+        for private in ("results.jsonl", "match.json", "games/game-0001.sgf",
+                        "report-assets/../match.json"):
+            assert get(f"{base}/{private}")[0] == 404, private
+    finally:
+        server.stop()
+
+
+def fake_run(out: Path, rows: list[dict], sprt=None) -> SimpleNamespace:
+    engines = (EngineSpec("a", "ours"), EngineSpec("b", "random", control=TimeControl(5.0)))
+    return SimpleNamespace(out=out, rows=rows, names=["ours", "random"], sprt=sprt,
+                           planned=[None] * 6, setup=Setup("breakthrough"), engines=engines)
+
+
+def test_the_writer_rewrites_the_page_at_most_once_a_second_and_at_the_end(
+        breakthrough_match, tmp_path):
+    rows = rows_of(breakthrough_match)
+    for name in ("match.json", "results.jsonl", "games"):
+        source = breakthrough_match / name
+        if source.is_dir():
+            (tmp_path / name).mkdir()
+            for sgf in source.iterdir():
+                (tmp_path / name / sgf.name).write_bytes(sgf.read_bytes())
+        else:
+            (tmp_path / name).write_bytes(source.read_bytes())
+    now = [100.0]
+    writer = ReportWriter(min_interval=1.0, clock=lambda: now[0])
+    run = fake_run(tmp_path, rows[:1])
+    writer.run_started(run)
+    assert 'href="#game-1"' in (tmp_path / REPORT_NAME).read_text()
+    names = ["ours", "random"]
+    for row in rows[1:3]:
+        found = results(rows[:row["game_no"]])
+        writer.game_finished(row, summarize(found, names))
+        assert (tmp_path / game_file(row["game_no"])).exists()
+    page = (tmp_path / REPORT_NAME).read_text()
+    assert 'href="#game-2"' not in page and "1 of 6 games" in page
+    now[0] += 1.5
+    writer.game_finished(rows[3], summarize(results(rows), names))
+    assert "4 of 6 games" in (tmp_path / REPORT_NAME).read_text()
+    assert [point["games"] for point in writer.history] == [1, 2, 3, 4]
+    assert writer.history == history(results(rows), names)
+    assert report_data(tmp_path).history == writer.history
+
+
+def test_a_report_that_cannot_be_written_does_not_stop_the_run(tmp_path, capsys):
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    writer = ReportWriter()
+    writer.run_started(fake_run(blocked, []))
+    writer.run_finished({}, None)
+    assert capsys.readouterr().err.count("warning: the report could not be written") == 1
+
+
+def test_the_live_view_follows_the_moves_of_a_game_in_progress(tmp_path):
+    live = LiveGames()
+    view = LiveView(live)
+    view.run_started(fake_run(tmp_path, []))
+    view.game_started(ScheduledGame(game_no=3, pair=None, black=0, white=1, seed=1,
+                                    opening=None))
+    moves = ["a2-a3", "h7-h6", "a3-a4"]
+    for ply, move in enumerate(moves, 1):
+        view.move_played(3, ply, move, (60.0 - ply, 5.0))
+    [game] = live.snapshot()
+    position = find_game("breakthrough")().position_after(moves)
+    assert (game["black"], game["white"], game["ply"]) == ("ours", "random", 3)
+    assert game["board"] == svg(position, "a3-a4")
+    view.game_finished({"game_no": 3}, {})
+    assert live.snapshot() == []
