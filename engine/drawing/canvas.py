@@ -67,6 +67,7 @@ class Canvas:
         self.last_move = last_move
         self.board = None  # the geometry installed by the game (boards.Grid or boards.Hexes)
         self.move_marked = False
+        self.zoom = 1.0  # the picture's size on the page per canvas unit (a game may enlarge it)
         self.layers: dict[str, list[str]] = {name: [] for name in LAYERS}
         self.box = [math.inf, math.inf, -math.inf, -math.inf]
 
@@ -226,7 +227,8 @@ class Canvas:
         head = element("svg", {
             "xmlns": "http://www.w3.org/2000/svg", "class": f"board {classes}".strip(),
             "viewBox": f"{number(x0)} {number(y0)} {number(width)} {number(height)}",
-            "width": float(width), "height": float(height), **(attributes or {})})[:-2] + ">"
+            "width": float(width * self.zoom), "height": float(height * self.zoom),
+            **(attributes or {})})[:-2] + ">"
         lines = [head]
         if title:
             lines.append(element("title", {}, title))

@@ -69,7 +69,9 @@ LAYOUTS = {
     "6": (((0, 0), (1, 0), (0, 1)), ((0, 2), (2, 0)), (1, 1)),
 }
 
-_CELL = r"\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*"
+# ASCII digits only (\d would take other scripts' digits); nine are far beyond the field and
+# keep int() bounded.
+_CELL = r"[ \t]*([+-]?[0-9]{1,9})[ \t]*,[ \t]*([+-]?[0-9]{1,9})[ \t]*"
 _PLACEMENT = re.compile(_CELL)
 _MOVE = re.compile(_CELL + ">" + _CELL)
 
@@ -577,6 +579,7 @@ class CookieDiscoPosition(Position):
         positions."""
         from ..drawing import UNIT, Hexes
         hexes = canvas.board = Hexes(canvas.flipped)
+        canvas.zoom = 1.5  # eight cookies make a small picture
         fills = ("#5b3419", "#c98f4d", "#f5eedb", "#f0872a", "#2f6fd0")
         inks = ("#f5eedb", "#4a2a12", "#6b4a2a", "#3a1c05", "#f5eedb")
         occupied = {axial(cell): index for cell, index in self.board.items()}

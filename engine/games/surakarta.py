@@ -338,7 +338,7 @@ class SurakartaPosition(Position):
         corners, black and white pieces on the points."""
         from ..drawing import Grid, bitboard_pieces
         grid = canvas.board = Grid(SIZE, SIZE, canvas.flipped, points=True)
-        grid.draw_lines(canvas, margin=2.5)
+        grid.draw_lines(canvas, margin=3.2)
         for reach, lines, colour in ((1, INNER_LINES, "#b8322a"), (2, OUTER_LINES, "#1f5fa8")):
             style = {"stroke": colour, "stroke_width": 3}
             for line in lines:
@@ -348,7 +348,7 @@ class SurakartaPosition(Position):
                 inward_file, inward_rank = (1 if file == 0 else -1), (1 if rank == 0 else -1)
                 canvas.arc(grid.place(file, rank), grid.place(file, rank + reach * inward_rank),
                            grid.place(file + reach * inward_file, rank), "circuit loop", **style)
-        grid.draw_labels(canvas, distance=2.9)
+        grid.draw_labels(canvas, distance=2.75)
         for colour, bits in enumerate(self.pieces):
             bitboard_pieces(canvas, bits, colour, scale=0.32)
 
