@@ -125,8 +125,6 @@ class Hexes:
     pointy side up with row r at height r and q growing to the right, one ``UNIT`` apart, so
     that discs of diameter ``UNIT`` on neighbouring cells touch."""
 
-    points = True
-
     def __init__(self, flipped: bool = False) -> None:
         self.flipped = flipped
         self.radius = UNIT / SQRT3  # centre to corner
