@@ -149,14 +149,16 @@ class _EngineSpawn(pexpect.spawn):
 
 
 class EngineChannel(Channel):
-    """An engine process started from a shell-style command line.
+    """An engine process started from a shell-style command line, in the folder ``cwd``
+    (default: the referee's).
 
     Raises :class:`ChannelClosed` when the command cannot be started.
     """
 
     def __init__(self, command: str, max_answer: int = MAX_ANSWER_BYTES,
-                 stderr_bytes: int = STDERR_TAIL_BYTES) -> None:
+                 stderr_bytes: int = STDERR_TAIL_BYTES, cwd: str | None = None) -> None:
         self.command = command
+        self.cwd = cwd
         self.max_answer = max_answer
         self.stderr_bytes = stderr_bytes
         self._pending = b""
@@ -180,7 +182,7 @@ class EngineChannel(Channel):
         try:
             child = _EngineSpawn(argv[0], argv[1:], echo=False, use_poll=True, timeout=None,
                                  preexec_fn=stderr_to_pipe, dimensions=(24, 500),
-                                 pass_fds=(write_end,))
+                                 pass_fds=(write_end,), cwd=self.cwd)
         except (pexpect.ExceptionPexpect, OSError) as error:
             os.close(read_end)
             raise ChannelClosed(f"cannot start {argv[0]!r}: {error}") from None

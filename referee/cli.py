@@ -1,18 +1,16 @@
-"""``olympiad-referee``: engine-versus-engine matches and round robins (SPEC 3.1).
+"""``olympiad-referee``: engine-versus-engine matches, gauntlets and round robins (SPEC 3.1).
 
 Everything on the command line is checked against the game registry before any engine starts;
-bad usage ends with status 2 and a one-line error. A match that runs to the end exits with 0,
-whoever won. Progress goes to standard output (a line per finished game, with the running
-score) and, on a terminal, a progress bar on standard error.
+bad usage ends with status 2 and a one-line error. A match that runs to the end (or to an SPRT
+verdict) exits with 0, whoever won; Ctrl-C with 130. Progress goes to standard output: a line
+per finished game with the running score, the summary now and then and at the end.
 """
 
 from __future__ import annotations
 
 import datetime
-import random
 import shlex
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +19,11 @@ import click
 from engine import GameError, find_game
 from protocol import __version__
 
+from .config import ConfigError, config_words, read_config
 from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
-from .match import Match, ScheduledGame, entrant_names, schedule
-from .records import RESULTS_NAME, ResultsFile, SettingsMismatch, check_settings
-from .stats import crosstable, format_standings, standings, terminations
+from .match import MatchSettings, engine_specs, run_match, time_control
+from .openings import ORDERS
+from .stats.sprt import SprtError, parse_sprt
 
 PROGRAM = "olympiad-referee"
 
@@ -87,51 +86,6 @@ def default_out(game: str) -> Path:
     return path
 
 
-class Progress:
-    """Live progress: a line per finished game with the running score, and a bar on a terminal."""
-
-    def __init__(self, names: list[str], total: int, rows: list[dict[str, Any]]) -> None:
-        self.names = names
-        self.total = total
-        self.rows = rows
-        self.playing = 0
-        self.bar = sys.stderr.isatty()
-        self._lock = threading.Lock()
-
-    def started(self, game: ScheduledGame) -> None:
-        with self._lock:
-            self.playing += 1
-            self._draw()
-
-    def finished(self, row: dict[str, Any]) -> None:
-        with self._lock:
-            self.playing -= 1
-            self.rows.append(row)
-            score = ", ".join(f"{standing.name} {standing.score:g}"
-                              for standing in sorted(standings(self.rows, self.names),
-                                                     key=lambda standing: standing.index))
-            self._clear()
-            click.echo(f"[{len(self.rows)}/{self.total}] game {row['game_no']}: "
-                       f"{row['black']} (black) vs {row['white']} (white): {row['result']} "
-                       f"{row['termination']}, {row['plies']} plies ({row['reason']}) "
-                       f"| {score}")
-            self._draw()
-
-    def _clear(self) -> None:
-        if self.bar:
-            click.echo("\r\033[K", nl=False, err=True)
-
-    def _draw(self) -> None:
-        if self.bar:
-            width = 30
-            filled = width * len(self.rows) // max(1, self.total)
-            click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {len(self.rows)}/{self.total}"
-                       f" games, {self.playing} playing", nl=False, err=True)
-
-    def close(self) -> None:
-        self._clear()
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=PROGRAM, message="%(prog)s %(version)s")
 def cli() -> None:
@@ -139,23 +93,53 @@ def cli() -> None:
 
 
 @cli.command(context_settings={"max_content_width": 100})
-@click.option("--game", required=True,
-              help="Game name or alias (see olympiad-engine's list_games).")
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A TOML file with the run's settings; flags override it.")
+@click.option("--game", default=None, help="Game name or alias (see olympiad-engine's list_games).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option, sent to both engines with set_game (repeatable).")
 @click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")
 @click.option("--engine", "engines", multiple=True, metavar="CMD",
-              help="Shell-style command line starting an engine (at least two; more: round robin).")
+              help="Shell-style command line starting an engine (at least two).")
+@click.option("--engine-option", "engine_options", multiple=True, metavar="N:KEY=VALUE",
+              help="A setting of engine N (1-based): name, dir, init (a command sent after "
+                   "start-up), time, increment, byoyomi, stones, move-time (repeatable).")
 @click.option("--games", type=click.IntRange(1), default=2, show_default=True,
-              help="Games per pairing; colours alternate.")
-@click.option("--time", "main_time", type=click.FloatRange(0, min_open=True), default=60.0,
-              show_default=True, help="Each side's sudden-death clock for a game, in seconds.")
+              help="Games per pairing (with pairs: even); with --sprt the most to play.")
+@click.option("--gauntlet", type=click.IntRange(1), default=None, metavar="N",
+              help="Each of the first N engines plays every other; the others do not meet.")
+@click.option("--pairs", is_flag=True,
+              help="Play games in pairs with colours swapped (implied by --openings).")
+@click.option("--openings", type=click.Path(path_type=Path), default=None, metavar="FILE",
+              help="Opening book: a text book, an SGF file or a folder of SGF files.")
+@click.option("--opening-plies", type=click.IntRange(0), default=None, metavar="N",
+              help="Plies taken from each opening (default: all).")
+@click.option("--opening-order", type=click.Choice(ORDERS), default="sequential",
+              show_default=True, help="Order in which the book's openings are used.")
+@click.option("--opening-start", type=click.IntRange(1), default=1, show_default=True,
+              metavar="K", help="The book's opening (1-based) that the first pair plays.")
+@click.option("--time", "main_time", type=click.FloatRange(0), default=60.0,
+              show_default=True, help="Each side's main time for a game, in seconds.")
 @click.option("--increment", type=click.FloatRange(0), default=0.0, show_default=True,
-              help="Seconds added to a side's clock after each of its moves.")
+              help="Seconds added to a side's clock after each of its moves in main time.")
+@click.option("--byoyomi", type=click.FloatRange(0), default=0.0, show_default=True,
+              metavar="SECONDS", help="Canadian byo-yomi after main time: a period's seconds.")
+@click.option("--stones", type=click.IntRange(0), default=0, show_default=True,
+              help="Moves to play in each byo-yomi period.")
+@click.option("--move-time", type=click.FloatRange(0, min_open=True), default=None,
+              metavar="SECONDS", help="Fixed time per move, instead of main time and byo-yomi.")
+@click.option("--time-margin", type=click.FloatRange(0), default=0.0, show_default=True,
+              metavar="SECONDS", help="Grace before a late move loses on time.")
 @click.option("--max-moves", type=click.IntRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Plies after which a game is a draw (termination move_limit).")
+@click.option("--sprt", default=None, metavar="elo0=A elo1=B [alpha=] [beta=] [model=]",
+              help="Stop when the SPRT decides (two engines; model normalized|logistic).")
+@click.option("--report-every", type=click.IntRange(0), default=0, show_default=True,
+              metavar="N", help="Print the summary every N games (0: only at the end).")
 @click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True,
               help="Games played at once, each with its own engine processes.")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="Play on a Dask cluster: tcp://HOST:PORT, or local[:N] worker processes.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder; an existing one is resumed. Default: GAME-DATE.")
 @click.option("--seed", type=int, default=None,
@@ -163,53 +147,87 @@ def cli() -> None:
 @click.option("--command-timeout", type=click.FloatRange(0, min_open=True),
               default=DEFAULT_COMMAND_TIMEOUT, show_default=True,
               help="Seconds an engine may take to answer a command other than genmove.")
-def match(game: str, options: tuple[str, ...], boardsize: str | None, engines: tuple[str, ...],
-          games: int, main_time: float, increment: float, max_moves: int, concurrency: int,
-          out: Path | None, seed: int | None, command_timeout: float) -> None:
-    """Play a match (two engines) or a round robin (more), resuming --out if it exists."""
-    size = parse_size(boardsize) if boardsize else None
-    commands = check_engines(engines)
-    setup = build_setup(game, parse_options(options), size, time=main_time, increment=increment,
-                        max_moves=max_moves, command_timeout=command_timeout)
-    out = out or default_out(setup.game)
-    settings = {"game": setup.game, "options": dict(setup.options),
-                "size": list(size) if size else None, "engines": commands, "time": main_time,
-                "increment": increment, "max_moves": max_moves, "seed": seed}
+@click.pass_context
+def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
+    """Play a match (two engines), a round robin or a gauntlet, resuming --out if it exists."""
+    if config is not None:
+        values = merge_config(ctx, config, values)
+    if not values["game"]:
+        raise click.UsageError("Missing option '--game'.")
+    size = parse_size(values["boardsize"]) if values["boardsize"] else None
+    commands = check_engines(values["engines"])
+    timing = {"time": values["main_time"], "increment": values["increment"],
+              "byoyomi": values["byoyomi"], "stones": values["stones"],
+              "move_time": values["move_time"]}
+    setup = build_setup(values["game"], parse_options(values["options"]), size,
+                        control=time_control(**timing), time_margin=values["time_margin"],
+                        max_moves=values["max_moves"], command_timeout=values["command_timeout"])
+    specs = engine_specs(commands, values["engine_options"], timing)
     try:
-        saved = check_settings(out, settings, {"seed": random.SystemRandom().randrange(1 << 31)})
-    except (SettingsMismatch, OSError) as error:
+        sprt = parse_sprt([values["sprt"]]) if values["sprt"] else None
+    except SprtError as error:
+        raise click.UsageError(str(error)) from None
+    settings = MatchSettings(
+        setup, specs, values["games"], values["out"] or default_out(setup.game),
+        seed=values["seed"], gauntlet=values["gauntlet"] or 0, pairs=values["pairs"],
+        book=read_book(values["openings"], setup, values["opening_plies"]),
+        opening_plies=values["opening_plies"], opening_order=values["opening_order"],
+        opening_start=values["opening_start"], sprt=sprt, concurrency=values["concurrency"],
+        cluster=values["cluster"], report_every=values["report_every"])
+    return run_match(settings)
+
+
+def read_book(path: Path | None, setup: Setup, plies: int | None) -> list:
+    """The openings of ``--openings``, each checked with the run's rules; none without it."""
+    if path is None:
+        if plies is not None:
+            raise click.UsageError("--opening-plies needs --openings")
+        return []
+    from .openings import BookError, load_book
+    try:
+        return load_book(path, setup, plies)
+    except BookError as error:
         raise click.UsageError(one_line(str(error), 300)) from None
-    planned = schedule(len(commands), games, saved["seed"])
-    run_match(setup, commands, planned, out, concurrency, saved["seed"])
 
 
-def run_match(setup: Setup, commands: list[str], planned: list[ScheduledGame], out: Path,
-              concurrency: int, seed: int) -> None:
-    """Play what is left of the schedule with progress, then print the standings."""
-    results = ResultsFile(out / RESULTS_NAME)
-    numbers = {game.game_no for game in planned}
-    done = [row for number, row in sorted(results.rows.items()) if number in numbers]
-    names = entrant_names(commands)
-    progress = Progress(names, len(planned), done)
-    runner = Match(setup, commands, planned, out, results, concurrency,
-                   on_game=progress.finished, on_start=progress.started)
-    resumed = f", resuming after {len(done)} finished" if done else ""
-    click.echo(f"{PROGRAM}: {setup.game}, {len(planned)} games{resumed}, seed {seed}, "
-               f"results in {out}")
+def merge_config(ctx: click.Context, path: Path, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` from the command line, completed by the config file at ``path`` where a flag
+    was not given; engine options add up, unless ``--engine`` replaces the file's engines."""
     try:
-        runner.run()
-    except KeyboardInterrupt:
-        runner.abort()
-        progress.close()
-        click.echo(f"{PROGRAM}: interrupted after {len(progress.rows)} games; "
-                   f"run the same command to resume", err=True)
-        sys.exit(130)
-    finally:
-        results.close()
-    progress.close()
-    click.echo(format_standings(standings(progress.rows, names), terminations(progress.rows)))
-    if len(names) > 2:
-        click.echo(crosstable(progress.rows, names))
+        words = config_words(read_config(path))
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+    if "--config" in words:
+        raise click.UsageError(f"{path}: a config file cannot name another")
+    try:
+        from_file = ctx.command.make_context(ctx.info_name, words, parent=ctx.parent).params
+    except click.UsageError as error:
+        raise click.UsageError(f"{path}: {error.format_message()}") from None
+    given = {name for name in values
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    merged = {name: value if name in given else from_file[name] for name, value in values.items()}
+    if "engines" not in given and "engine_options" in given:
+        merged["engine_options"] = from_file["engine_options"] + values["engine_options"]
+    return merged
+
+
+SPRT_KEYS = ("elo0=", "elo1=", "alpha=", "beta=", "model=")
+
+
+def join_sprt_words(argv: list[str]) -> list[str]:
+    """``--sprt elo0=0 elo1=5`` as fastchess writes it: the words after ``--sprt`` that start
+    with an SPRT key become the option's one value.
+
+    >>> join_sprt_words(["--sprt", "elo0=0", "elo1=5", "--games", "8"])
+    ['--sprt', 'elo0=0 elo1=5', '--games', '8']
+    """
+    words: list[str] = []
+    for word in argv:
+        if (len(words) >= 2 and words[-2] == "--sprt" and word.lower().startswith(SPRT_KEYS)):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    return words
 
 
 # Subcommands kept in modules of their own, one line each.
@@ -229,6 +247,7 @@ cli.add_command(serve)
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; a usage error is one line on standard error and status 2."""
     try:
+        argv = join_sprt_words(sys.argv[1:] if argv is None else list(argv))
         status = cli.main(args=argv, prog_name=PROGRAM, standalone_mode=False)
     except click.UsageError as error:
         if isinstance(error, getattr(click.exceptions, "NoArgsIsHelpError", ())):

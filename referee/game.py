@@ -3,7 +3,11 @@
 The referee keeps its own position, built with the project's rules (:mod:`engine`), and never
 trusts an engine: each ``genmove`` answer is read with ``position.parse_move`` before it counts,
 and only its canonical text is passed on to the other engine with ``play``. Clocks are the
-referee's: a move costs the wall time from writing ``genmove`` to the end of the answer.
+referee's (:mod:`.clock`): a move costs the wall time from writing ``genmove`` to the end of the
+answer. Each side may have its own time control (time odds).
+
+An opening (from a book) is played on the referee's board and sent to both engines with
+``play`` after the set-up and before the clocks start; its moves are not timed.
 
 Every way a game can end is one :class:`~engine.core.Termination` with a one-line reason; when
 an engine is at fault (illegal move, timeout, crash, protocol error, resignation) it loses.
@@ -22,12 +26,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from engine import COLOUR_NAMES, Game, GameError, Termination, find_game
 
 from .channel import (Channel, ChannelClosed, ChannelError, ChannelTimeout, GtpFailure,
                       IllFormedAnswer)
+from .clock import Clock, TimeControl, seconds_text
+
+if TYPE_CHECKING:
+    from .openings import Opening
 
 DEFAULT_MAX_MOVES = 1000
 DEFAULT_COMMAND_TIMEOUT = 30.0
@@ -35,10 +43,15 @@ _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
                           (ChannelClosed, Termination.CRASH),
                           (IllFormedAnswer, Termination.PROTOCOL_ERROR))
 
+# Called after every move, opening moves included: (ply, 1-based; move text; both clocks' time
+# left). The runner turns it into RunObserver.move_played.
+MoveObserver = Callable[[int, str, "tuple[float, float]"], None]
+
 
 @dataclass(frozen=True)
 class Setup:
-    """What every game of a match shares: the game, its options and size, the clock, the limits.
+    """What every game of a run shares: the game, its options and size, the default time
+    control, the grace before a late move loses, the limits.
 
     ``command_timeout`` bounds the answer to any command other than ``genmove`` (which the
     clock bounds); it is not charged to the clock.
@@ -47,8 +60,8 @@ class Setup:
     game: str
     options: Mapping[str, str] = field(default_factory=dict)
     size: tuple[int, int] | None = None
-    time: float = 60.0
-    increment: float = 0.0
+    control: TimeControl = TimeControl()
+    time_margin: float = 0.0
     max_moves: int = DEFAULT_MAX_MOVES
     command_timeout: float = DEFAULT_COMMAND_TIMEOUT
 
@@ -61,21 +74,26 @@ class Setup:
 class GameRecord:
     """How one game went: what the results file and the SGF record are written from.
 
-    ``moves`` are canonical move texts; ``clocks`` the mover's clock after each move (increment
-    included); ``used`` the seconds each colour spent; ``at_fault`` the colour that forfeited;
-    ``stderr`` what each engine wrote to standard error (the tail).
+    ``moves`` are canonical move texts, the opening's first; ``clocks`` the mover's time left
+    after each move (refills included; ``None`` for an opening move); ``used`` the seconds each
+    colour spent, ``timed_moves`` the moves each made on its clock and ``lowest`` the least
+    time each had left at the end of one (``None`` before any); ``at_fault`` the colour that
+    forfeited; ``stderr`` what each engine wrote to standard error (the tail).
     """
 
     game: Game
     start_options: dict[str, str]
     moves: list[str]
-    clocks: list[float]
+    clocks: list[float | None]
     used: list[float]
     result: str
     termination: Termination
     reason: str
     at_fault: int | None = None
     stderr: list[str] = field(default_factory=lambda: ["", ""])
+    opening_plies: int = 0
+    timed_moves: list[int] = field(default_factory=lambda: [0, 0])
+    lowest: list[float | None] = field(default_factory=lambda: [None, None])
 
 
 class Forfeit(Exception):
@@ -98,15 +116,6 @@ def one_line(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def seconds_text(seconds: float) -> str:
-    """A number of seconds as GTP commands carry it: at most 3 decimals, no trailing zeros.
-
-    >>> seconds_text(30.0), seconds_text(1.23456), seconds_text(-0.5)
-    ('30', '1.235', '0')
-    """
-    return f"{max(0.0, seconds):.3f}".rstrip("0").rstrip(".")
-
-
 def _transport_termination(error: ChannelError) -> Termination:
     for kind, termination in _TRANSPORT_TERMINATION:
         if isinstance(error, kind):
@@ -117,17 +126,26 @@ def _transport_termination(error: ChannelError) -> Termination:
 class _Referee:
     """The state of one game in progress: the position, the clocks, the moves."""
 
-    def __init__(self, setup: Setup, engines: Sequence[Channel], rng: random.Random) -> None:
+    def __init__(self, setup: Setup, engines: Sequence[Channel], rng: random.Random,
+                 opening: Opening | None, observer: MoveObserver | None,
+                 controls: Sequence[TimeControl] | None) -> None:
         self.setup = setup
         self.engines = engines
+        self.opening = opening
+        self.observer = observer
         game = setup.make_game()
-        self.start_options = game.draw_start(rng)
+        if opening is not None and opening.start_options:
+            self.start_options = dict(opening.start_options)
+        else:
+            self.start_options = game.draw_start(rng)
         self.game = setup.make_game(self.start_options) if self.start_options else game
         self.position = self.game.initial_position()
-        self.clocks = [setup.time, setup.time]
+        controls = controls or (setup.control, setup.control)
+        self.clocks = [Clock(control, setup.time_margin) for control in controls]
         self.used = [0.0, 0.0]
+        self.timed_moves = [0, 0]
         self.moves: list[str] = []
-        self.clock_after_move: list[float] = []
+        self.clock_after_move: list[float | None] = []
 
     def ask(self, colour: int, command: str, deadline: float | None = None) -> str:
         """Send ``command`` to ``colour``'s engine; a transport failure forfeits the game."""
@@ -167,23 +185,44 @@ class _Referee:
             size = f"{cols}" if cols == rows else f"{cols} {rows}"
             self.ask_or_refuse(colour, f"boardsize {size}")
         self.ask_or_refuse(colour, "clear_board")
-        self.tell(colour, f"time_settings {seconds_text(self.setup.time)} 0 0")
+        self.tell(colour, self.clocks[colour].control.settings())
+
+    def play_opening(self) -> None:
+        """Play the opening's moves on the board and send each to both engines."""
+        for text in self.opening.moves if self.opening else ():
+            colour = self.position.to_move
+            try:
+                move = self.position.parse_move(text)
+            except GameError as error:  # the book was checked for this setup: a referee bug
+                raise ValueError(f"opening {self.opening.source}: {text}: {error}") from None
+            self.position.play(move)
+            self.moves.append(text)
+            self.clock_after_move.append(None)
+            for engine in (self.game.first_player, 1 - self.game.first_player):
+                self.ask_or_refuse(engine, f"play {COLOUR_NAMES[colour]} {text}")
+            self.notify()
+            if self.position.outcome is not None:
+                return
 
     def next_move(self) -> None:
         """Ask the side to move for its move, check it, play it, pass it on."""
         position = self.position
         colour = position.to_move
         name = COLOUR_NAMES[colour]
-        self.tell(colour, f"time_left {name} {seconds_text(self.clocks[colour])} 0")
+        clock = self.clocks[colour]
+        seconds, stones = clock.time_left()
+        self.tell(colour, f"time_left {name} {seconds_text(seconds)} {stones}")
         start = time.monotonic()
         try:
-            answer = self.ask(colour, f"genmove {name}", start + self.clocks[colour])
+            answer = self.ask(colour, f"genmove {name}", start + clock.budget())
         except GtpFailure as failure:
             raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered genmove with a "
                           f"failure: {one_line(str(failure))}") from None
         finally:
-            self.charge(colour, time.monotonic() - start)
-        if self.clocks[colour] < 0:
+            elapsed = time.monotonic() - start
+            self.used[colour] += elapsed
+            in_time = clock.charge(elapsed)
+        if not in_time:
             raise Forfeit(colour, Termination.TIMEOUT, f"{name} ran out of time")
         if answer.lower() == "resign":
             raise Forfeit(colour, Termination.RESIGN, f"{name} resigned")
@@ -195,20 +234,23 @@ class _Referee:
         text = position.move_text(move)
         position.play(move)
         self.moves.append(text)
-        self.clocks[colour] += self.setup.increment
-        self.clock_after_move.append(self.clocks[colour])
+        self.timed_moves[colour] += 1
+        self.clock_after_move.append(clock.time_left()[0])
         if position.outcome is None:
             self.ask_or_refuse(1 - colour, f"play {name} {text}")
+        self.notify()
 
-    def charge(self, colour: int, seconds: float) -> None:
-        self.clocks[colour] -= seconds
-        self.used[colour] += seconds
+    def notify(self) -> None:
+        if self.observer is not None:
+            clocks = (self.clocks[0].time_left()[0], self.clocks[1].time_left()[0])
+            self.observer(len(self.moves), self.moves[-1], clocks)
 
     def run(self) -> GameRecord:
         """Play the game to its end and say how it ended."""
         try:
             for colour in (self.game.first_player, 1 - self.game.first_player):
                 self.set_up(colour)
+            self.play_opening()
             while self.position.outcome is None and len(self.moves) < self.setup.max_moves:
                 self.next_move()
         except Forfeit as forfeit:
@@ -223,12 +265,18 @@ class _Referee:
     def record(self, result: str, termination: Termination, reason: str,
                at_fault: int | None = None) -> GameRecord:
         stderr = [engine.take_stderr() for engine in self.engines]
+        opening_plies = len(self.opening.moves) if self.opening else 0
         return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,
                           [round(seconds, 3) for seconds in self.used], result, termination,
-                          reason, at_fault, stderr)
+                          reason, at_fault, stderr, min(opening_plies, len(self.moves)),
+                          list(self.timed_moves), [clock.lowest for clock in self.clocks])
 
 
-def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random) -> GameRecord:
+def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random,
+              opening: Opening | None = None, observer: MoveObserver | None = None,
+              controls: Sequence[TimeControl] | None = None) -> GameRecord:
     """Referee one game: ``engines[0]`` plays black, ``engines[1]`` white; ``rng`` draws the
-    random start, if the game has one. The channels are left open for the caller."""
-    return _Referee(setup, engines, rng).run()
+    random start, if the game has one and the opening does not fix it. ``controls`` are the
+    time controls of black and white (default: ``setup.control`` for both). The channels are
+    left open for the caller."""
+    return _Referee(setup, engines, rng, opening, observer, controls).run()

@@ -1,212 +1,259 @@
-"""A match (two engines) or a round robin (more): the schedule, and playing it.
+"""``olympiad-referee match`` from checked settings to a finished, stopped or refused run.
 
-The schedule depends only on the number of engines, ``--games`` and ``--seed``, so a resumed
-run numbers and seeds every game as the first run did: round after round, every pairing plays
-one game, the first listed engine of a pairing taking black in odd-numbered rounds. Each game's
-seed (for a random start such as laoCoon's layout) is drawn from the match seed and its number.
+Everything that can be checked is checked before the output folder is touched: the game and
+its options (by the command line), the engines' settings and time controls, that every
+engine's program can be started at all, the opening book (each opening played through with
+the referee's rules), the plan. Then the folder is locked (a second referee on it is refused,
+:func:`referee.records.lock_folder`), its saved settings compared with these (a resume under
+other settings is refused), and the runner plays what is left.
 
-Up to ``concurrency`` games run at once, each worker with its own engine processes, started on
-first use and kept for its next games; an engine that crashed, timed out or broke the protocol is
-killed and started afresh for the next game.
-
->>> [(game.game_no, game.black, game.white) for game in schedule(3, 2, seed=7)]
-[(1, 0, 1), (2, 0, 2), (3, 1, 2), (4, 1, 0), (5, 2, 0), (6, 2, 1)]
+Exit statuses: 0 when the run ended (every game played, or an SPRT verdict); 130 when stopped
+by Ctrl-C (the first drains, the second stops at once); usage errors are raised as
+:class:`click.UsageError` (status 2, one line).
 """
 
 from __future__ import annotations
 
-import queue
+import hashlib
+import os
 import random
-import threading
-from dataclasses import dataclass
-from itertools import combinations
+import re
+import signal
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Iterator, Sequence
 
-from engine import COLOUR_NAMES, Termination
+import click
 
-from .channel import Channel, ChannelClosed, EngineChannel
-from .game import Setup, play_game
-from .records import Entrant, ResultsFile, result_row, save_game
+from .clock import TimeControl
+from .config import TIME_KEYS, ConfigError, parse_engine_option
+from .entrants import EngineSetupError, EngineSpec, cannot_start, default_names
+from .executor import Executor, ThreadExecutor
+from .game import Setup, one_line
+from .observer import Observers, RunObserver
+from .openings import Opening
+from .progress import Progress
+from .records import (RESULTS_NAME, FolderBusy, ResultsFile, SettingsMismatch, check_settings,
+                      lock_folder)
+from .runner import Run, Runner
+from .schedule import plan
+from .stats import SprtSettings
 
-# After these, the engine at fault is in an unknown state: it is replaced for the next game.
-RESTART_AFTER = {Termination.TIMEOUT, Termination.CRASH, Termination.PROTOCOL_ERROR}
-
-
-@dataclass(frozen=True)
-class ScheduledGame:
-    """One game of the schedule; ``black`` and ``white`` are 0-based engine positions."""
-
-    game_no: int
-    black: int
-    white: int
-    seed: int
-
-
-def schedule(engines: int, games: int, seed: int) -> list[ScheduledGame]:
-    """Every game of a match of ``games`` games per pairing of ``engines`` engines, in order."""
-    pairings = list(combinations(range(engines), 2))
-    planned = []
-    for round_no in range(1, games + 1):
-        for first, second in pairings:
-            black, white = (first, second) if round_no % 2 else (second, first)
-            game_no = len(planned) + 1
-            game_seed = random.Random(f"{seed}:{game_no}").getrandbits(63)
-            planned.append(ScheduledGame(game_no, black, white, game_seed))
-    return planned
+PROGRAM = "olympiad-referee"
+_NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
 
 
-def entrant_names(commands: Sequence[str]) -> list[str]:
-    """A name per engine: its command line, numbered when the same command appears twice.
+def time_control(time: float, increment: float = 0.0, byoyomi: float = 0.0, stones: int = 0,
+                 move_time: float | None = None) -> TimeControl:
+    """The time control the flags describe; raises :class:`click.UsageError`.
 
-    >>> entrant_names(["a", "b", "a"])
-    ['a #1', 'b', 'a #3']
+    >>> time_control(60, 0.5).describe(), time_control(60, move_time=2).describe()
+    ('60+0.5', '2/move')
     """
-    return [command if commands.count(command) == 1 else f"{command} #{index}"
-            for index, command in enumerate(commands, 1)]
-
-
-class _DeadChannel(Channel):
-    """Stands in for an engine that could not be started: every command finds it gone."""
-
-    def __init__(self, command: str, why: str) -> None:
-        self.command = command
-        self.why = why
-
-    def send(self, command: str, deadline: float | None = None) -> str:
-        raise ChannelClosed(self.why)
-
-
-def start_engine(command: str) -> Channel:
-    """The engine started by ``command``, or a dead stand-in saying why it did not start."""
+    if move_time is not None:
+        if increment or byoyomi or stones:
+            raise click.UsageError("--move-time cannot be combined with --increment, "
+                                   "--byoyomi or --stones")
+        return TimeControl.per_move(move_time)
     try:
-        return EngineChannel(command)
-    except ChannelClosed as error:
-        return _DeadChannel(command, str(error))
+        return TimeControl(time, increment, byoyomi, stones)
+    except ValueError as error:
+        raise click.UsageError(f"time control: {error}") from None
 
 
-GameCallback = Callable[[dict[str, Any]], None]
+def _number(key: str, text: str) -> float:
+    if not _NUMBER.fullmatch(text):
+        raise click.UsageError(f"--engine-option {key}={text!r}: not a number of seconds")
+    return float(text)
 
 
-class Match:
-    """Plays the games of a schedule not yet in the results file, writing each as it ends.
+def engine_specs(commands: Sequence[str], option_words: Sequence[str],
+                 timing: dict[str, Any]) -> tuple[EngineSpec, ...]:
+    """The engines from their commands and ``--engine-option N:KEY=VALUE`` words; ``timing``
+    holds the run's time-control flags (``time``, ``increment``, ``byoyomi``, ``stones``,
+    ``move_time``), which an engine's own keys override.
 
-    ``on_game(row)`` is called, one call at a time, after each game is saved;
-    ``on_start(game)`` as a game starts. ``starter`` makes an engine from its command (tests
-    pass in-process engines).
+    >>> specs = engine_specs(["a", "b"], ["2:name=B", "2:time=30", "1:init=x 1"],
+    ...                      {"time": 60.0, "increment": 1.0, "byoyomi": 0.0, "stones": 0,
+    ...                       "move_time": None})
+    >>> [(spec.name, spec.init, spec.control.describe()) for spec in specs]
+    [('a', ('x 1',), '60+1'), ('B', (), '30+1')]
     """
+    own: list[dict[str, Any]] = [{} for _ in commands]
+    inits: list[list[str]] = [[] for _ in commands]
+    for word in option_words:
+        try:
+            place, key, value = parse_engine_option(word)
+        except ConfigError as error:
+            raise click.UsageError(str(error)) from None
+        if not 1 <= place <= len(commands):
+            raise click.UsageError(f"--engine-option {word!r}: there is no engine {place} "
+                                   f"(engines 1-{len(commands)})")
+        if key == "init":
+            inits[place - 1].append(value)
+        elif key in TIME_KEYS:
+            own[place - 1][key] = int(_number(key, value)) if key == "stones" else \
+                _number(key, value)
+        else:
+            own[place - 1][key] = value
+    names = default_names(commands)
+    specs = []
+    for index, command in enumerate(commands):
+        settings = own[index]
+        timed = {key: settings[key] for key in TIME_KEYS if key in settings}
+        if timed and "move_time" not in timed:
+            timed["move_time"] = None  # its own clock replaces the run's time per move
+        control = time_control(**{**timing, **timed})
+        specs.append(EngineSpec(command, settings.get("name", names[index]), settings.get("dir"),
+                                tuple(inits[index]), control))
+    taken = [spec.name for spec in specs]
+    for name in taken:
+        if taken.count(name) > 1:
+            raise click.UsageError(f"two engines are named {name!r}; give each its own name")
+    return tuple(specs)
 
-    def __init__(self, setup: Setup, commands: Sequence[str], planned: Sequence[ScheduledGame],
-                 out: Path, results: ResultsFile, concurrency: int = 1,
-                 on_game: GameCallback | None = None,
-                 on_start: Callable[[ScheduledGame], None] | None = None,
-                 starter: Callable[[str], Channel] = start_engine) -> None:
-        self.setup = setup
-        self.commands = list(commands)
-        self.entrants = [Entrant(index, name)
-                         for index, name in enumerate(entrant_names(commands), 1)]
-        self.out = out
-        self.results = results
-        self.concurrency = concurrency
-        self.on_game = on_game or (lambda row: None)
-        self.on_start = on_start or (lambda game: None)
-        self.starter = starter
-        self.todo: queue.Queue[ScheduledGame] = queue.Queue()
-        for game in planned:
-            if game.game_no not in results.rows:
-                self.todo.put(game)
-        self.stopped = threading.Event()
-        self.failure: Exception | None = None
-        self._lock = threading.Lock()
-        self._live: list[Channel] = []
-        self._workers: list[threading.Thread] = []
+
+@dataclass
+class MatchSettings:
+    """A match as the command line (and config file) gave it, every part already checked
+    except what :func:`run_match` checks itself (programs, plan, folder)."""
+
+    setup: Setup
+    engines: tuple[EngineSpec, ...]
+    games: int
+    out: Path
+    seed: int | None = None
+    gauntlet: int = 0
+    pairs: bool = False
+    book: list[Opening] = field(default_factory=list)
+    opening_plies: int | None = None
+    opening_order: str = "sequential"
+    opening_start: int = 1
+    sprt: SprtSettings | None = None
+    concurrency: int = 1
+    cluster: str | None = None
+    report_every: int = 0
 
     @property
-    def pending(self) -> int:
-        return self.todo.qsize()
+    def paired(self) -> bool:
+        return self.pairs or bool(self.book)
 
-    def start(self) -> None:
-        """Start the workers; :meth:`wait` for them."""
-        for number in range(min(self.concurrency, max(1, self.todo.qsize()))):
-            worker = threading.Thread(target=self._work, name=f"referee worker {number + 1}",
-                                      daemon=True)
-            worker.start()
-            self._workers.append(worker)
+    def saved(self) -> dict[str, Any]:
+        """What ``match.json`` keeps: every setting the plan and the games depend on
+        (``--games`` is left out, so a run can be extended)."""
+        setup = self.setup
+        book = None
+        if self.book:
+            texts = "\n".join(opening.text() for opening in self.book)
+            book = {"digest": hashlib.sha256(texts.encode()).hexdigest()[:16],
+                    "openings": len(self.book), "plies": self.opening_plies,
+                    "order": self.opening_order, "start": self.opening_start}
+        return {"game": setup.game, "options": dict(setup.options),
+                "size": list(setup.size) if setup.size else None,
+                "engines": [spec.as_dict() for spec in self.engines],
+                "time_margin": setup.time_margin, "max_moves": setup.max_moves,
+                "gauntlet": self.gauntlet, "pairs": self.paired, "book": book,
+                "seed": self.seed}
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the workers for up to ``timeout`` seconds; true once all have finished."""
-        for worker in self._workers:
-            worker.join(timeout)
-            if worker.is_alive():
-                return False
-        return True
 
-    def run(self) -> None:
-        """Play every remaining game; a bug in a worker stops the match and is raised here."""
-        self.start()
-        while not self.wait(0.2):
-            pass
-        if self.failure is not None:
-            raise self.failure
+def check_programs(engines: Sequence[EngineSpec]) -> None:
+    """Refuse the run when an engine's program cannot be started at all."""
+    for index, spec in enumerate(engines, 1):
+        why = cannot_start(spec)
+        if why:
+            raise click.UsageError(f"engine {index} ({spec.name}) cannot start: {why}")
 
-    def abort(self) -> None:
-        """Stop now: kill every engine; games in progress are not recorded."""
-        self.stopped.set()
-        with self._lock:
-            live = list(self._live)
-        for channel in live:
-            channel.kill()
 
-    def _work(self) -> None:
-        engines: dict[int, Channel] = {}
+def make_executor(settings: MatchSettings) -> Executor:
+    """Local threads, or the Dask cluster of ``--cluster`` (imported only then)."""
+    if settings.cluster is None:
+        return ThreadExecutor(settings.concurrency)
+    try:
+        from .cluster import ClusterError, connect
+    except ImportError as error:
+        raise click.UsageError(f"--cluster needs Dask ({error}); install the cluster extra: "
+                               f"pip install 'olympiad[cluster]'") from None
+    try:
+        return connect(settings.cluster)
+    except ClusterError as error:
+        raise click.UsageError(str(error)) from None
+
+
+@contextmanager
+def interruptible(runner: Runner) -> Iterator[None]:
+    """Ctrl-C tells ``runner`` to drain, a second one to stop at once (main thread only)."""
+    def on_interrupt(signum: int, frame: Any) -> None:
+        runner.interrupt()
+        message = ("stopping: no new games, those in flight finish (Ctrl-C again to stop now)"
+                   if runner.interrupts == 1 else "stopping now")
+        os.write(2, f"{PROGRAM}: {message}\n".encode())
+
+    try:
+        previous = signal.signal(signal.SIGINT, on_interrupt)
+    except ValueError:  # not the main thread: Ctrl-C stays a KeyboardInterrupt
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) -> int:
+    """Check, lock, plan and play; return the exit status (see the module docstring)."""
+    if settings.cluster is None or settings.cluster.startswith("local"):
+        check_programs(settings.engines)
+    if settings.sprt is not None and len(settings.engines) != 2:
+        raise click.UsageError(f"--sprt tests two engines, not {len(settings.engines)}")
+
+    def planned_with(seed: int) -> list:
         try:
-            while not self.stopped.is_set():
-                try:
-                    game = self.todo.get_nowait()
-                except queue.Empty:
-                    return
-                try:
-                    self._play(game, engines)
-                except Exception as error:  # after abort, a killed engine may raise: ignore
-                    if not self.stopped.is_set():
-                        self.failure = error
-                        self.abort()
-        finally:
-            for channel in engines.values():
-                self._retire(channel, polite=not self.stopped.is_set())
+            return plan(len(settings.engines), settings.games, seed, gauntlet=settings.gauntlet,
+                        paired=settings.pairs, openings=settings.book,
+                        order=settings.opening_order, start=settings.opening_start)
+        except ValueError as error:
+            raise click.UsageError(str(error)) from None
 
-    def _engine(self, engines: dict[int, Channel], index: int) -> Channel:
-        if index not in engines:
-            channel = self.starter(self.commands[index])
-            with self._lock:
-                self._live.append(channel)
-            engines[index] = channel
-        return engines[index]
+    planned_with(0)  # refuse a bad plan before the folder is touched
+    try:
+        lock = lock_folder(settings.out)
+    except FolderBusy as error:
+        raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise click.UsageError(f"{settings.out}: {error.strerror or error}") from None
+    try:
+        try:
+            saved = check_settings(settings.out, settings.saved(),
+                                   {"seed": random.SystemRandom().randrange(1 << 31)})
+        except (SettingsMismatch, OSError) as error:
+            raise click.UsageError(one_line(str(error), 300)) from None
+        return _play(settings, planned_with(saved["seed"]), saved["seed"], observers)
+    finally:
+        lock.close()
 
-    def _retire(self, channel: Channel, polite: bool) -> None:
-        if polite:
-            channel.close()
-        else:
-            channel.kill()
-        with self._lock:
-            if channel in self._live:
-                self._live.remove(channel)
 
-    def _play(self, game: ScheduledGame, engines: dict[int, Channel]) -> None:
-        self.on_start(game)
-        sides = (game.black, game.white)
-        channels = [self._engine(engines, index) for index in sides]
-        record = play_game(self.setup, channels, random.Random(game.seed))
-        if self.stopped.is_set():
-            return
-        for colour, index in enumerate(sides):
-            faulty = record.at_fault == colour and record.termination in RESTART_AFTER
-            if index in engines and (faulty or isinstance(engines[index], _DeadChannel)):
-                self._retire(engines.pop(index), polite=False)
-        row = result_row(game.game_no, record, self.entrants[game.black],
-                         self.entrants[game.white], game.seed)
-        with self._lock:
-            save_game(self.out, self.results, row, record.clocks,
-                      COLOUR_NAMES[record.game.first_player])
-            self.on_game(row)
-
+def _play(settings: MatchSettings, planned: list, seed: int,
+          observers: Sequence[RunObserver]) -> int:
+    executor = make_executor(settings)
+    results = ResultsFile(settings.out / RESULTS_NAME)
+    try:
+        run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt)
+        runner = Runner(run, executor, results,
+                        Observers([Progress(settings.report_every), *observers]))
+        resumed = f", resuming after {len(run.rows)} finished" if run.rows else ""
+        form = "pairs of games" if settings.paired else "games"
+        click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games in {form}{resumed}, "
+                   f"seed {seed}, results in {settings.out}")
+        with interruptible(runner):
+            try:
+                stopped = runner.execute()
+            except EngineSetupError as error:
+                raise click.UsageError(str(error)) from None
+    finally:
+        results.close()
+    if stopped in ("interrupted", "aborted"):
+        click.echo(f"{PROGRAM}: interrupted after {len(run.rows)} games; run the same command "
+                   f"to resume", err=True)
+        return 130
+    return 0

@@ -1,29 +1,39 @@
-"""What a match leaves on disk: ``results.jsonl``, one SGF file per game, and ``match.json``.
+"""What a run leaves on disk: ``results.jsonl``, one SGF file per game, ``match.json``,
+``summary.json``, and the lock that keeps a second referee out.
 
-``results.jsonl`` has one JSON object per finished game (SPEC 3.3, plus a few more fields),
+``results.jsonl`` has one JSON object per finished game (SPEC 3.3, plus more fields),
 appended and flushed as each game ends; it is the record of which games are finished, so the
 SGF file of a game is written first. Running the match again with the same folder resumes it:
 :class:`ResultsFile` reads the rows back, tolerating a last line cut short by a kill, and the
-match plays only the games without a row. ``match.json`` holds the settings the results depend
-on, so that a resumed match cannot silently mix in games played under other settings.
+run plays only the games without a row. ``match.json`` holds the settings the plan and the
+results depend on, so that a resumed run cannot silently mix in games played under other
+settings. ``summary.json`` is rewritten (whole, then renamed) after every game.
+
+:func:`lock_folder` takes an exclusive ``flock`` on ``.lock`` in the folder: the kernel drops
+it when the process ends, however it ends, so a killed referee never leaves a stale lock.
 """
 
 from __future__ import annotations
 
 import datetime
+import fcntl
 import json
 import os
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import IO, TYPE_CHECKING, Any, Mapping, Sequence
 
 from engine import COLOUR_NAMES
 
 from .game import GameRecord
 
+if TYPE_CHECKING:  # schedule needs openings, which needs this module
+    from .schedule import ScheduledGame
+
 RESULTS_NAME = "results.jsonl"
 SETTINGS_NAME = "match.json"
+SUMMARY_NAME = "summary.json"
+LOCK_NAME = ".lock"
 GAMES_DIR = "games"
 STDERR_IN_ROW = 2000
 # SGF's number for a game (GM); games it does not number are written with their own name.
@@ -34,28 +44,28 @@ class SettingsMismatch(ValueError):
     """The output folder holds a match played with other settings."""
 
 
-@dataclass(frozen=True)
-class Entrant:
-    """One engine as the match knows it: its 1-based place on the command line, its name."""
-
-    index: int
-    name: str
+class FolderBusy(OSError):
+    """Another referee is writing to the output folder."""
 
 
-def result_row(game_no: int, record: GameRecord, black: Entrant, white: Entrant,
-               seed: int) -> dict[str, Any]:
-    """The ``results.jsonl`` row of a finished game."""
+def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:
+    """The ``results.jsonl`` row of a finished game; ``names`` are the engines' display names."""
+    lowest = [None if left is None else round(left, 3) for left in record.lowest]
     return {
-        "game_no": game_no, "game": record.game.name,
-        "black": black.name, "white": white.name,
-        "black_index": black.index, "white_index": white.index,
+        "game_no": game.game_no, "game": record.game.name,
+        "black": names[game.black], "white": names[game.white],
+        "black_index": game.black + 1, "white_index": game.white + 1,
         "result": record.result, "termination": record.termination.value,
         "reason": record.reason, "moves": record.moves, "plies": len(record.moves),
         "black_time": record.used[0], "white_time": record.used[1],
+        "pair": game.pair, "opening": game.opening.number if game.opening else None,
+        "opening_plies": record.opening_plies,
+        "black_moves": record.timed_moves[0], "white_moves": record.timed_moves[1],
+        "black_min_left": lowest[0], "white_min_left": lowest[1],
         "options": dict(record.game.settings), "start_options": record.start_options,
         "size": list(record.game.size) if record.game.size else None,
         "at_fault": None if record.at_fault is None else COLOUR_NAMES[record.at_fault],
-        "seed": seed,
+        "seed": game.seed,
         "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "black_stderr": record.stderr[0][-STDERR_IN_ROW:],
         "white_stderr": record.stderr[1][-STDERR_IN_ROW:],
@@ -66,10 +76,12 @@ def _sgf_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def sgf_text(row: Mapping[str, Any], clocks: list[float] | None = None) -> str:
+def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = None) -> str:
     """The SGF record of a game from its results row: a root node with the players, result
     and rules, then one node per move holding our move text (``B[b1-b3]``), with the time left
-    (``BL``/``WL``) when ``clocks`` gives it; the termination reason is the last node's comment.
+    (``BL``/``WL``) when ``clocks`` gives it (opening moves have none). The last opening move's
+    comment says where the opening ends (``C[end of opening 3]``); the termination and its
+    reason are the last node's comment.
 
     >>> row = {"game": "loa", "game_no": 1, "black": "a", "white": "b", "result": "B+",
     ...        "termination": "resign", "reason": "white resigned", "moves": ["b1-b3"],
@@ -93,14 +105,20 @@ def sgf_text(row: Mapping[str, Any], clocks: list[float] | None = None) -> str:
         root.append(f"GC[{_sgf_escape('options: ' + settings)}]")
     nodes = [";" + "".join(root)]
     colour = 0 if row["first_player"] == "black" else 1
+    comments = {len(nodes) - 1 + len(row["moves"]): row["termination"] + ": " + row["reason"]}
+    if row.get("opening_plies"):
+        opening = f"end of opening {row['opening']}" if row.get("opening") else "end of opening"
+        ply = len(nodes) - 1 + row["opening_plies"]
+        comments[ply] = opening + ("; " + comments[ply] if ply in comments else "")
     for ply, move in enumerate(row["moves"]):
         letter = "BW"[colour]
         node = f";{letter}[{_sgf_escape(move)}]"
-        if clocks:
+        if clocks and clocks[ply] is not None:
             node += f"{letter}L[{max(0.0, clocks[ply]):.3f}]"
         nodes.append(node)
         colour ^= 1
-    nodes[-1] += f"C[{_sgf_escape(row['termination'] + ': ' + row['reason'])}]"
+    for place, comment in comments.items():
+        nodes[place] += f"C[{_sgf_escape(comment)}]"
     return "(" + "\n".join(nodes) + ")\n"
 
 
@@ -151,7 +169,7 @@ def _read_row(line: bytes) -> dict[str, Any] | None:
 
 
 def save_game(out: Path, results: ResultsFile, row: dict[str, Any],
-              clocks: list[float] | None = None, first_player: str = "black") -> None:
+              clocks: Sequence[float | None] | None = None, first_player: str = "black") -> None:
     """Write a finished game: its SGF file first, then its results row (the commit mark)."""
     path = sgf_path(out, row["game_no"])
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -185,3 +203,34 @@ def check_settings(out: Path, settings: Mapping[str, Any],
             raise SettingsMismatch(f"{out} holds a match with {key} {saved.get(key)!r}, "
                                    f"not {value!r} (use another --out)")
     return saved
+
+
+def write_summary(out: Path, summary: Mapping[str, Any]) -> None:
+    """Rewrite ``summary.json`` whole: a reader never sees half of it."""
+    path = out / SUMMARY_NAME
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
+                         encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def lock_folder(out: Path) -> IO[str]:
+    """Lock ``out`` for this referee (creating the folder if needed) and return the open lock
+    file, which holds the lock until it is closed or the process ends. Raises
+    :class:`FolderBusy`, leaving the folder as it was, when another referee holds it."""
+    out.mkdir(parents=True, exist_ok=True)
+    handle = (out / LOCK_NAME).open("a+", encoding="utf-8")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        by = f" (process {holder})" if holder.isdigit() else ""
+        raise FolderBusy(f"{out} is in use by another referee{by}; wait for it to finish "
+                         f"or use another --out") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle

@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO))
 import click  # noqa: E402
 
 from referee.channel import EngineChannel  # noqa: E402
+from referee.clock import TimeControl  # noqa: E402
 from referee.game import Setup, play_game  # noqa: E402
 
 INSTANT_ENGINE = " ".join(shlex.quote(word) for word in
@@ -54,7 +55,7 @@ def main(game: str, games: int, max_moves: int) -> None:
     engines = [EngineChannel(INSTANT_ENGINE), EngineChannel(INSTANT_ENGINE)]
     for engine in engines:  # wait until both have started, which is not the referee's time
         engine.send("set_game " + game, time.monotonic() + 60)
-    setup = Setup(game, time=3600, max_moves=max_moves)
+    setup = Setup(game, control=TimeControl(3600), max_moves=max_moves)
     setup.make_game()  # loads every game module once: start-up, not overhead
     setup_wall, setup_cpu, _ = timed_games(replace(setup, max_moves=0), engines, games)
     wall, cpu, plies = timed_games(setup, engines, games)

@@ -118,14 +118,29 @@ def test_a_flood_on_stderr_neither_blocks_nor_fills_the_referee(tmp_path):
     assert 0 < len(row["black_stderr"]) <= 2000 and set(row["black_stderr"]) <= {"e", "\n"}
 
 
-def test_an_engine_that_cannot_start_loses_by_crash(tmp_path, capsys):
-    run_match(tmp_path, "/nonexistent/engine", OURS)
+@pytest.mark.parametrize("command, why", [
+    ("/nonexistent/engine --fast", "'/nonexistent/engine' not found"),
+    ("no-such-engine-anywhere", "'no-such-engine-anywhere' not found on PATH"),
+    (str(Path(__file__).with_name("__init__.py")), "is not an executable program"),
+])
+def test_an_engine_that_cannot_start_is_named_before_any_game(command, why, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["match", "--game", "loa", "--out", str(tmp_path / "out"),
+                  "--engine", OURS, "--engine", command])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+    assert f"engine 2 ({command}) cannot start: " in captured.err and why in captured.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_engine_that_dies_at_start_up_loses_by_crash(tmp_path, capsys):
+    run_match(tmp_path, f"{PYTHON} -c 'import sys; sys.exit(3)'", OURS)
     rows = rows_of(tmp_path)
     assert [(row["result"], row["termination"], row["plies"]) for row in rows] == [
         ("W+", "crash", 0), ("B+", "crash", 0)]
-    assert "cannot start" in rows[0]["reason"]
-    out = capsys.readouterr().out
-    assert "terminations: crash 2" in out
+    assert "exit status 3" in rows[0]["reason"]
+    assert "lost by: crash 2" in capsys.readouterr().out
 
 
 def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsys):
@@ -135,8 +150,10 @@ def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsy
     assert sorted(row["game_no"] for row in rows) == [1, 2, 3, 4, 5, 6]
     pairings = sorted((row["black_index"], row["white_index"]) for row in rows)
     assert pairings == [(1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2)]
-    table = capsys.readouterr().out.split(" #  engine")[1].splitlines()[1:4]
-    assert [line.split()[-10] for line in table] == ["4", "4", "4"]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert [standing["games"] for standing in summary["standings"]] == [4, 4, 4]
+    assert summary["games"] == 6 and "ratings" in summary
+    assert " #  engine" in capsys.readouterr().out
 
 
 # --- a whole match, killed and resumed ---------------------------------------------------
@@ -168,11 +185,11 @@ def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
     assert sorted(path.name for path in (out / "games").iterdir()) == [
         f"game-{number:04d}.sgf" for number in range(1, 7)]
     assert f"resuming after {len(kept)} finished" in second_run.stdout
-    standings = second_run.stdout.split(" #  engine")[1]
-    wins = sum(int(line.split()[-9]) for line in standings.splitlines()[1:3])
+    summary = json.loads((out / "summary.json").read_text())
+    wins = sum(standing["wins"] for standing in summary["standings"])
     decisive = sum(row["result"] != "0" for row in rows)
-    assert wins == decisive
-    assert "terminations:" in standings
+    assert summary["games"] == 6 and wins == decisive
+    assert " #  engine" in second_run.stdout
 
 
 def test_channel_rejects_output_nobody_asked_for():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import sys
 import time
 
 import pytest
@@ -16,10 +17,13 @@ from protocol.cli import build_engine
 from referee import cli
 from referee.channel import (Channel, ChannelClosed, ChannelTimeout, GtpFailure,
                              IllFormedAnswer, InProcessChannel, parse_answer)
+from referee.clock import TimeControl
+from referee.entrants import EngineSpec, default_names
+from referee.executor import ThreadExecutor
 from referee.game import Setup, play_game
-from referee.match import Match, entrant_names, schedule
-from referee.records import (Entrant, ResultsFile, SettingsMismatch, check_settings, result_row,
-                             sgf_text)
+from referee.records import ResultsFile, SettingsMismatch, check_settings, result_row, sgf_text
+from referee.runner import Run, Runner
+from referee.schedule import ScheduledGame, plan
 from referee.stats import (crosstable, elo_difference, elo_estimate, format_standings,
                            standings)
 
@@ -87,7 +91,8 @@ def test_in_process_channel_separates_failures_from_answers():
 # --- one game ----------------------------------------------------------------------------
 
 def test_a_full_game_is_legal_and_judged_by_the_referee():
-    record = play_game(Setup("loa", time=60), [our_engine(1), our_engine(2)], random.Random(1))
+    record = play_game(Setup("loa", control=TimeControl(60)), [our_engine(1), our_engine(2)],
+                       random.Random(1))
     assert record.termination == Termination.NORMAL
     position = find_game("loa")().initial_position()
     for text in record.moves:
@@ -111,7 +116,7 @@ def test_a_full_game_is_legal_and_judged_by_the_referee():
 ])
 def test_a_misbehaving_side_loses_with_the_right_termination(fault, termination, reason):
     bad = Scripted({2: fault})
-    record = play_game(Setup("loa", time=0.2), [bad, our_engine()], random.Random(1))
+    record = play_game(Setup("loa", control=TimeControl(0.2)), [bad, our_engine()], random.Random(1))
     assert (record.result, record.termination, record.at_fault) == ("W+", termination, 0)
     assert reason in record.reason and "\n" not in record.reason
     assert len(record.moves) == 2
@@ -140,7 +145,7 @@ def test_refusing_set_game_forfeits_before_any_move():
 
 
 def test_move_limit_is_a_draw_and_the_clock_is_refilled_by_the_increment():
-    record = play_game(Setup("loa", time=5, increment=2, max_moves=4),
+    record = play_game(Setup("loa", control=TimeControl(5, 2), max_moves=4),
                        [our_engine(), our_engine()], random.Random(1))
     assert (record.result, record.termination) == ("0", Termination.MOVE_LIMIT)
     assert len(record.moves) == 4
@@ -150,7 +155,7 @@ def test_move_limit_is_a_draw_and_the_clock_is_refilled_by_the_increment():
 
 def test_engines_are_set_up_with_the_same_commands():
     engines = [Scripted({}), Scripted({})]
-    play_game(Setup("loa", time=12.5, max_moves=2), engines, random.Random(1))
+    play_game(Setup("loa", control=TimeControl(12.5), max_moves=2), engines, random.Random(1))
     in_game = ("genmove", "play", "time_left")
     setups = [[command for command in engine.sent if not command.startswith(in_game)]
               for engine in engines]
@@ -172,10 +177,15 @@ def test_a_random_start_is_drawn_by_the_referee_and_sent_to_both_engines():
 
 # --- schedule and match ------------------------------------------------------------------
 
+def schedule(engines, games, seed):
+    return plan(engines, games, seed)
+
+
 def test_colours_alternate_in_a_match():
     games = schedule(2, 5, seed=1)
     assert [(game.black, game.white) for game in games] == [(0, 1), (1, 0)] * 2 + [(0, 1)]
     assert [game.game_no for game in games] == [1, 2, 3, 4, 5]
+    assert {game.pair for game in games} == {None}
 
 
 def test_round_robin_plays_every_pairing_with_balanced_colours():
@@ -195,24 +205,28 @@ def test_schedule_seeds_are_reproducible_and_a_longer_match_extends_a_shorter():
     assert len({game.seed for game in schedule(3, 4, seed=9)}) == 12
 
 
-def test_entrant_names_tell_identical_commands_apart():
-    assert entrant_names(["x", "y"]) == ["x", "y"]
-    assert entrant_names(["x", "x"]) == ["x #1", "x #2"]
+def test_default_names_tell_identical_commands_apart():
+    assert default_names(["x", "y"]) == ["x", "y"]
+    assert default_names(["x", "x"]) == ["x #1", "x #2"]
 
 
-def test_match_in_process_writes_rows_and_sgf(tmp_path):
+def in_process_starter(spec):
+    return our_engine(ord(spec.command))
+
+
+def test_runner_in_process_writes_rows_and_sgf(tmp_path):
     results = ResultsFile(tmp_path / "results.jsonl")
-    seen = []
-    match = Match(Setup("loa", max_moves=30), ["a", "b", "c"], schedule(3, 2, seed=3), tmp_path,
-                  results, concurrency=3, on_game=seen.append,
-                  starter=lambda command: our_engine(ord(command)))
-    match.run()
+    specs = tuple(EngineSpec(command, command) for command in "abc")
+    run = Run(Setup("loa", max_moves=30), specs, schedule(3, 2, seed=3), tmp_path, 3)
+    assert Runner(run, ThreadExecutor(3), results, starter=in_process_starter).execute() is None
     results.close()
     rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
-    assert sorted(row["game_no"] for row in rows) == list(range(1, 7)) and len(seen) == 6
+    assert sorted(row["game_no"] for row in rows) == list(range(1, 7)) == sorted(
+        row["game_no"] for row in run.rows)
     for row in rows:
         assert SPEC_FIELDS <= set(row)
         assert (tmp_path / "games" / f"game-{row['game_no']:04d}.sgf").exists()
+    assert json.loads((tmp_path / "summary.json").read_text())["games"] == 6
 
 
 # --- records -----------------------------------------------------------------------------
@@ -220,7 +234,7 @@ def test_match_in_process_writes_rows_and_sgf(tmp_path):
 def test_result_row_and_sgf_hold_what_spec_asks(tmp_path):
     record = play_game(Setup("loa", max_moves=5), [our_engine(), Scripted({2: "resign"})],
                        random.Random(1))
-    row = result_row(4, record, Entrant(1, "one"), Entrant(2, "two]"), seed=7)
+    row = result_row(ScheduledGame(4, None, 0, 1, 7), record, ["one", "two]"])
     assert SPEC_FIELDS <= set(row)
     assert (row["game_no"], row["result"], row["plies"]) == (4, "B+", 3)
     assert row["termination"] == "resign"
@@ -335,14 +349,14 @@ def test_usage_errors_exit_2_with_one_line(arguments, message, capsys, tmp_path)
 
 
 def test_resuming_with_other_settings_is_a_usage_error(capsys, tmp_path):
-    check_settings(tmp_path, {"game": "loa", "options": {}, "size": None,
-                              "engines": ["x", "y"], "time": 60.0, "increment": 0.0,
-                              "max_moves": 1000, "seed": 1}, {})
+    check_settings(tmp_path, {"game": "loa", "options": {}, "size": None, "max_moves": 1000,
+                              "seed": 1}, {})
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(["match", "--game", "loa", "--engine", "a", "--engine", "b",
-                  "--out", str(tmp_path)])
+        cli.main(["match", "--game", "loa", "--engine", sys.executable,
+                  "--engine", sys.executable, "--max-moves", "99", "--out", str(tmp_path)])
     assert exit_info.value.code == 2
-    assert "holds a match with engines" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "holds a match with " in err and len(err.splitlines()) == 1
 
 
 def test_crosstable_scores_each_pairing_from_both_sides():

@@ -1,0 +1,152 @@
+"""Time controls and the referee's clock for one side: pure bookkeeping, no timing of its own.
+
+A :class:`TimeControl` is what GTP's ``time_settings MAIN BYO STONES`` can say, plus an
+increment (which GTP cannot announce):
+
+* sudden death: ``MAIN`` seconds for the game, ``INCREMENT`` added after each move;
+* Canadian byo-yomi: after ``MAIN`` runs out, periods of ``BYO`` seconds for ``STONES`` moves
+  each; a period whose stones are all played starts afresh, one that runs out loses;
+* fixed time per move: byo-yomi without main time and one stone a period (GTP's way of saying
+  it: ``time_settings 0 T 1``).
+
+A :class:`Clock` follows one side through a game: :meth:`Clock.time_left` is what ``time_left``
+sends, :meth:`Clock.budget` the seconds the next move may take before it is late (the
+``margin`` of grace included), :meth:`Clock.charge` books a move's time. A move is late when it
+overruns what is left by more than the margin (cutechess's and fastchess's rule). In main time an
+overrun within the margin stays on the clock as a negative time, so the grace is one sum for the
+game; a byo-yomi period starts afresh after its last stone, overrun or not.
+
+>>> clock = Clock(TimeControl(main=10, byoyomi=5, stones=2))
+>>> clock.charge(9), clock.time_left()
+(True, (1.0, 0))
+>>> clock.charge(3), clock.time_left()        # main time gone, 2 s into the period; 1 stone left
+(True, (3.0, 1))
+>>> clock.charge(1), clock.time_left()        # the period's last stone: a fresh period
+(True, (5.0, 2))
+>>> clock.charge(6)
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def seconds_text(seconds: float) -> str:
+    """A number of seconds as GTP commands carry it: at most 3 decimals, no trailing zeros.
+
+    >>> seconds_text(30.0), seconds_text(1.23456), seconds_text(-0.5)
+    ('30', '1.235', '0')
+    """
+    return f"{max(0.0, seconds):.3f}".rstrip("0").rstrip(".")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A side's time control; see the module docstring. All times in seconds."""
+
+    main: float = 60.0
+    increment: float = 0.0
+    byoyomi: float = 0.0
+    stones: int = 0
+
+    def __post_init__(self) -> None:
+        if min(self.main, self.increment, self.byoyomi) < 0 or self.stones < 0:
+            raise ValueError("times and stones cannot be negative")
+        if (self.byoyomi > 0) != (self.stones > 0):
+            raise ValueError("byo-yomi needs both its seconds and its stones")
+        if self.main == 0 and self.byoyomi == 0:
+            raise ValueError("a time control needs main time or byo-yomi")
+
+    @classmethod
+    def per_move(cls, seconds: float) -> TimeControl:
+        """Fixed time per move.
+
+        >>> TimeControl.per_move(2).settings()
+        'time_settings 0 2 1'
+        """
+        return cls(main=0.0, byoyomi=seconds, stones=1)
+
+    def settings(self) -> str:
+        """The ``time_settings`` command announcing this control (without the increment).
+
+        >>> TimeControl(30, 0.5).settings(), TimeControl(60, 0, 10, 5).settings()
+        ('time_settings 30 0 0', 'time_settings 60 10 5')
+        """
+        return (f"time_settings {seconds_text(self.main)} {seconds_text(self.byoyomi)} "
+                f"{self.stones}")
+
+    def describe(self) -> str:
+        """A short text for people: ``30+0.5``, ``60 then 10/5``, ``2/move``.
+
+        >>> TimeControl(30, 0.5).describe(), TimeControl(60, 0, 10, 5).describe()
+        ('30+0.5', '60 then 10/5')
+        >>> TimeControl.per_move(2).describe(), TimeControl(60).describe()
+        ('2/move', '60')
+        """
+        if self.main == 0 and self.stones == 1:
+            return f"{seconds_text(self.byoyomi)}/move"
+        text = seconds_text(self.main)
+        if self.increment:
+            text += f"+{seconds_text(self.increment)}"
+        if self.stones:
+            text += f" then {seconds_text(self.byoyomi)}/{self.stones}"
+        return text
+
+    def as_dict(self) -> dict[str, float | int]:
+        """The control as plain data, for ``match.json``."""
+        return {"main": self.main, "increment": self.increment, "byoyomi": self.byoyomi,
+                "stones": self.stones}
+
+
+class Clock:
+    """One side's clock under ``control``, with ``margin`` seconds of grace for the game."""
+
+    def __init__(self, control: TimeControl, margin: float = 0.0) -> None:
+        self.control = control
+        self.margin = margin
+        self.lowest: float | None = None  # least time left at the end of a move (before refills)
+        if control.main > 0:
+            self.left, self.stones = float(control.main), 0
+        else:
+            self.left, self.stones = float(control.byoyomi), control.stones
+
+    def time_left(self) -> tuple[float, int]:
+        """What ``time_left`` says: seconds left in main time or in the period, and the stones
+        left in the period (0 in main time)."""
+        return self.left, self.stones
+
+    def budget(self) -> float:
+        """Seconds the next move may take before it is late, grace included."""
+        overflow = self.control.byoyomi if self.stones == 0 and self.control.stones else 0.0
+        return self.left + overflow + self.margin
+
+    def charge(self, seconds: float) -> bool:
+        """Book a move that took ``seconds``; false when it was late (the side loses).
+
+        A move that runs out of main time continues into the first period and is its first
+        stone. The increment is added after each move in main time.
+        """
+        control = self.control
+        if self.stones == 0:
+            self.left -= seconds
+            self._note_lowest()
+            if self.left >= 0 or not control.stones:
+                self.left += control.increment
+                return self.left - control.increment >= -self.margin
+            self.left += control.byoyomi  # into the first period, with what overran main time
+            self.stones = control.stones
+        else:
+            self.left -= seconds
+        self._note_lowest()
+        if self.left < -self.margin:
+            return False
+        self.stones -= 1
+        if self.stones == 0:
+            self.left, self.stones = float(control.byoyomi), control.stones
+        return True
+
+    def _note_lowest(self) -> None:
+        if self.stones == 0 and self.left < 0 and self.control.stones:
+            return  # overran main time into byo-yomi: noted once the period is charged
+        self.lowest = self.left if self.lowest is None else min(self.lowest, self.left)

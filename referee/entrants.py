@@ -1,0 +1,179 @@
+"""The engines of a run: how each is started and named, and the processes kept between games.
+
+An :class:`EngineSpec` is plain, picklable data (it travels to a cluster's workers): the
+command line, a display name, the working folder, the protocol commands sent once after
+start-up (engine options), and its own time control when it differs from the run's.
+
+:class:`EnginePool` keeps the engine processes of each thread between its games, so a worker
+does not restart its engines for every game; an engine that crashed, timed out or broke the
+protocol is replaced for the next game. :meth:`EnginePool.stop` kills every engine of the
+process at once (the second Ctrl-C, an SPRT verdict) and refuses to start new ones.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .channel import Channel, ChannelClosed, ChannelError, EngineChannel, GtpFailure
+from .clock import TimeControl
+from .game import one_line
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """One engine of a run; ``control`` ``None`` means the run's time control."""
+
+    command: str
+    name: str
+    cwd: str | None = None
+    init: tuple[str, ...] = ()
+    control: TimeControl | None = None
+
+    def argv(self) -> list[str]:
+        """The command's words, the program resolved against ``cwd`` when it is a relative
+        path (``./engine``), since the program is looked up before the folder changes."""
+        words = shlex.split(self.command)
+        if self.cwd and "/" in words[0] and not os.path.isabs(words[0]):
+            words[0] = os.path.join(self.cwd, words[0])
+        return words
+
+    def as_dict(self) -> dict[str, object]:
+        """The spec as plain data, for ``match.json``."""
+        return {"command": self.command, "name": self.name, "dir": self.cwd,
+                "init": list(self.init),
+                "control": self.control.as_dict() if self.control else None}
+
+
+class EngineSetupError(Exception):
+    """An engine refused one of its start-up commands: the run's configuration is wrong."""
+
+
+def default_names(commands: Sequence[str]) -> list[str]:
+    """A name per engine: its command line, numbered when the same command appears twice.
+
+    >>> default_names(["a", "b", "a"])
+    ['a #1', 'b', 'a #3']
+    """
+    return [command if commands.count(command) == 1 else f"{command} #{index}"
+            for index, command in enumerate(commands, 1)]
+
+
+def cannot_start(spec: EngineSpec) -> str | None:
+    """Why ``spec``'s program cannot be started at all (not found, not executable), or ``None``.
+
+    >>> cannot_start(EngineSpec("/nonexistent/engine --fast", "x"))
+    "'/nonexistent/engine' not found"
+    """
+    try:
+        words = spec.argv()
+    except ValueError as error:
+        return f"cannot read the command line: {error}"
+    if not words:
+        return "an empty command"
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        return f"working folder {spec.cwd!r} not found"
+    program = words[0]
+    if "/" not in program:
+        return None if shutil.which(program) else f"{program!r} not found on PATH"
+    if not os.path.exists(program):
+        return f"{program!r} not found"
+    if os.path.isdir(program) or not os.access(program, os.X_OK):
+        return f"{program!r} is not an executable program"
+    return None
+
+
+class DeadChannel(Channel):
+    """Stands in for an engine that could not be started: every command finds it gone."""
+
+    def __init__(self, command: str, why: str) -> None:
+        self.command = command
+        self.why = why
+
+    def send(self, command: str, deadline: float | None = None) -> str:
+        raise ChannelClosed(self.why)
+
+
+def start_engine(spec: EngineSpec, timeout: float) -> Channel:
+    """The engine of ``spec``, started and sent its start-up commands (each within
+    ``timeout`` seconds); a dead stand-in saying why when it does not start or dies meanwhile.
+    Raises :class:`EngineSetupError` when the engine refuses a start-up command."""
+    try:
+        channel = EngineChannel(shlex.join(spec.argv()), cwd=spec.cwd)
+    except ChannelClosed as error:
+        return DeadChannel(spec.command, str(error))
+    for command in spec.init:
+        try:
+            channel.send(command, time.monotonic() + timeout)
+        except GtpFailure as failure:
+            channel.kill()
+            raise EngineSetupError(f"{spec.name} refused its start-up command {command!r}: "
+                                   f"{one_line(str(failure))}") from None
+        except ChannelError as error:
+            channel.kill()
+            return DeadChannel(spec.command, f"{one_line(str(error))} (answering {command!r})")
+    return channel
+
+
+Starter = Callable[[EngineSpec], Channel]
+
+
+class EnginePool:
+    """Engine processes per thread, kept between games; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live: dict[tuple[int, EngineSpec], Channel] = {}
+        self._stopping = False
+
+    def get(self, spec: EngineSpec, starter: Starter) -> Channel:
+        """This thread's engine for ``spec``, started with ``starter`` on first use."""
+        key = (threading.get_ident(), spec)
+        with self._lock:
+            channel = self._live.get(key)
+            if self._stopping:
+                return DeadChannel(spec.command, "the run is stopping")
+        if channel is None:
+            channel = starter(spec)
+            with self._lock:
+                if self._stopping:  # stop() came while the engine was starting
+                    channel.kill()
+                else:
+                    self._live[key] = channel
+        return channel
+
+    def retire(self, spec: EngineSpec) -> None:
+        """Kill this thread's engine for ``spec`` (it misbehaved); the next game starts afresh."""
+        with self._lock:
+            channel = self._live.pop((threading.get_ident(), spec), None)
+        if channel is not None:
+            channel.kill()
+
+    def close_all(self) -> None:
+        """Ask every idle engine to quit (the run is over); kill those that do not."""
+        with self._lock:
+            channels, self._live = list(self._live.values()), {}
+        for channel in channels:
+            channel.close()
+
+    def stop(self) -> None:
+        """Kill every engine now and start no more until :meth:`reopen`."""
+        with self._lock:
+            self._stopping = True
+            channels, self._live = list(self._live.values()), {}
+        for channel in channels:
+            channel.kill()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def reopen(self) -> None:
+        """Allow engines to start again (a new run in the same process)."""
+        with self._lock:
+            self._stopping = False

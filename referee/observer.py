@@ -1,0 +1,64 @@
+"""What a run tells those who watch it (the progress line, the live report).
+
+Every method is an optional no-op here; an observer overrides those it needs. The runner calls
+them from its driver thread, one call at a time, except :meth:`RunObserver.move_played`, which
+comes from the threads playing the games (and only when they run in this process).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from .runner import Run
+    from .schedule import ScheduledGame
+
+
+class RunObserver:
+    """Watches a run; see the module docstring."""
+
+    def run_started(self, run: Run) -> None:
+        """The run is about to start its first game (``run.rows``: the games already done)."""
+
+    def game_started(self, game: ScheduledGame) -> None:
+        """``game`` was handed out to be played (a pair's two games are handed out together)."""
+
+    def move_played(self, game_no: int, ply: int, move: str,
+                    clocks: tuple[float, float]) -> None:
+        """Ply ``ply`` (1-based, opening moves included) of game ``game_no`` was ``move``;
+        ``clocks`` are black's and white's time left."""
+
+    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+        """A game was written (``row``); ``summary`` covers every finished game so far."""
+
+    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+        """The run is over: ``stopped`` is ``None`` when every game was played, else
+        ``"sprt"``, ``"interrupted"`` (first Ctrl-C) or ``"aborted"`` (second Ctrl-C)."""
+
+
+class Observers(RunObserver):
+    """Several observers as one: each call goes to each, in order."""
+
+    def __init__(self, observers: Sequence[RunObserver]) -> None:
+        self.observers = list(observers)
+
+    def run_started(self, run: Run) -> None:
+        for observer in self.observers:
+            observer.run_started(run)
+
+    def game_started(self, game: ScheduledGame) -> None:
+        for observer in self.observers:
+            observer.game_started(game)
+
+    def move_played(self, game_no: int, ply: int, move: str,
+                    clocks: tuple[float, float]) -> None:
+        for observer in self.observers:
+            observer.move_played(game_no, ply, move, clocks)
+
+    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+        for observer in self.observers:
+            observer.game_finished(row, summary)
+
+    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+        for observer in self.observers:
+            observer.run_finished(summary, stopped)

@@ -1,0 +1,225 @@
+"""Playing a planned run: game tasks handed to an executor, each finished game written once.
+
+:func:`play_task` is the one function that plays games. It takes a :class:`Task` of plain,
+picklable values (the setup, the engines, one game or both games of a pair) and returns the
+finished games as plain data, so it runs alike on a local thread and on a cluster's worker.
+Engine processes are kept per thread between tasks (:data:`POOL`); one that crashed, timed out
+or broke the protocol is killed and started afresh for its next game.
+
+:class:`Runner` drives a run from the driver thread: it keeps ``executor.slots`` tasks in
+flight, writes each finished game (SGF, then its results row; a game already in the results is
+never written twice), rewrites ``summary.json`` after every game and tells the observers.
+It stops by itself when an SPRT reaches a verdict (games in flight are dropped, so the results
+hold exactly the games the verdict was reached on); :meth:`Runner.interrupt` drains on the
+first call (no new game, games in flight finish) and aborts on the second (engines killed now;
+those games are played again on resume).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from engine import COLOUR_NAMES, Termination
+
+from .channel import Channel
+from .entrants import DeadChannel, EnginePool, EngineSpec, start_engine
+from .executor import Executor
+from .game import Setup, play_game
+from .observer import RunObserver
+from .records import ResultsFile, result_row, save_game, write_summary
+from .results import GameResult
+from .schedule import ScheduledGame, units
+from .stats import SprtSettings, summarize
+
+# After these, the engine at fault is in an unknown state: it is replaced for the next game.
+RESTART_AFTER = {Termination.TIMEOUT, Termination.CRASH, Termination.PROTOCOL_ERROR}
+# How often (seconds) the driver looks up from waiting, to notice a Ctrl-C.
+POLL_SECONDS = 0.2
+
+POOL = EnginePool()
+
+
+@dataclass(frozen=True)
+class Task:
+    """Games to play in a row with the same engine processes: one game, or a pair's games.
+
+    ``observer`` (only for tasks run in this process) hears every move; ``starter`` replaces
+    :func:`~referee.entrants.start_engine` (tests start in-process engines).
+    """
+
+    setup: Setup
+    engines: tuple[EngineSpec, ...]
+    games: tuple[ScheduledGame, ...]
+    observer: RunObserver | None = None
+    starter: Callable[[EngineSpec], Channel] | None = None
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as plain data: its results row, the mover's clock after each move
+    (``None`` for opening moves) and the colour that moved first, for its SGF record."""
+
+    row: dict[str, Any]
+    clocks: tuple[float | None, ...]
+    first_player: str
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """The games of a task that were played to their end (fewer if the run stopped)."""
+
+    games: tuple[FinishedGame, ...]
+
+
+def play_task(task: Task) -> TaskResult:
+    """Play the task's games one after the other; see the module docstring."""
+    starter = task.starter or functools.partial(start_engine,
+                                                timeout=task.setup.command_timeout)
+    names = [spec.name for spec in task.engines]
+    finished = []
+    for game in task.games:
+        specs = (task.engines[game.black], task.engines[game.white])
+        channels = [POOL.get(spec, starter) for spec in specs]
+        if POOL.stopping:
+            break
+        observer = (functools.partial(task.observer.move_played, game.game_no)
+                    if task.observer else None)
+        controls = [spec.control or task.setup.control for spec in specs]
+        record = play_game(task.setup, channels, random.Random(game.seed), game.opening,
+                           observer, controls)
+        if POOL.stopping:  # its engines were killed under it: not a result
+            break
+        for colour, (spec, channel) in enumerate(zip(specs, channels)):
+            faulty = record.at_fault == colour and record.termination in RESTART_AFTER
+            if faulty or isinstance(channel, DeadChannel):
+                POOL.retire(spec)
+        finished.append(FinishedGame(result_row(game, record, names), tuple(record.clocks),
+                                     COLOUR_NAMES[record.game.first_player]))
+    return TaskResult(tuple(finished))
+
+
+def kill_engines() -> None:
+    """Kill every engine of this process now and start no more (a worker's part of a hard
+    stop); :meth:`EnginePool.reopen` undoes the refusal."""
+    POOL.stop()
+
+
+@dataclass
+class Run:
+    """A run as its observers see it: what is played, by whom, where; ``rows`` are the results
+    rows of the finished games (those of earlier runs first), kept up to date."""
+
+    setup: Setup
+    engines: tuple[EngineSpec, ...]
+    planned: list[ScheduledGame]
+    out: Path
+    seed: int
+    sprt: SprtSettings | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [spec.name for spec in self.engines]
+
+
+class Runner:
+    """Plays what is left of ``run.planned`` on ``executor``; see the module docstring."""
+
+    def __init__(self, run: Run, executor: Executor, results: ResultsFile,
+                 observer: RunObserver | None = None,
+                 starter: Callable[[EngineSpec], Channel] | None = None) -> None:
+        self.run = run
+        self.executor = executor
+        self.results = results
+        self.observer = observer or RunObserver()
+        self.starter = starter
+        numbers = {game.game_no for game in run.planned}
+        run.rows[:] = [row for number, row in sorted(results.rows.items()) if number in numbers]
+        self._results = [GameResult.from_row(row) for row in run.rows]
+        self.summary = self._summarize()
+        self._interrupts = 0
+
+    def interrupt(self) -> None:
+        """First call: drain (no new game); second: abort (stop now). Safe in a signal handler."""
+        self._interrupts += 1
+
+    @property
+    def interrupts(self) -> int:
+        """How many times :meth:`interrupt` was called."""
+        return self._interrupts
+
+    @property
+    def verdict(self) -> str | None:
+        """The SPRT's verdict so far, ``"H0"``, ``"H1"`` or ``None``."""
+        return (self.summary.get("sprt") or {}).get("verdict")
+
+    def execute(self) -> str | None:
+        """Play until done or stopped; ``None`` when every planned game was played, else why
+        it stopped: ``"sprt"``, ``"interrupted"`` or ``"aborted"``."""
+        POOL.reopen()
+        todo = deque(unit for unit in self._units() if unit)
+        in_flight: dict[Future, tuple[ScheduledGame, ...]] = {}
+        stopped = "sprt" if self.verdict else None
+        clean = False
+        self.observer.run_started(self.run)
+        try:
+            while stopped is None:
+                if self._interrupts >= 2:
+                    stopped = "aborted"
+                    break
+                while self._interrupts == 0 and todo and len(in_flight) < self.executor.slots:
+                    unit = todo.popleft()
+                    in_flight[self._submit(unit)] = unit
+                if not in_flight:
+                    stopped = "interrupted" if self._interrupts else None
+                    break
+                for future in self.executor.wait(list(in_flight), POLL_SECONDS):
+                    del in_flight[future]
+                    for game in future.result().games:
+                        self._write(game)
+                    if self.verdict:
+                        stopped = "sprt"
+                        break
+            clean = stopped in (None, "interrupted")
+        finally:
+            self.executor.shutdown(cancel=not clean)
+            if clean:
+                POOL.close_all()
+            else:
+                POOL.stop()
+        self.observer.run_finished(self.summary, stopped)
+        return stopped
+
+    def _units(self) -> list[tuple[ScheduledGame, ...]]:
+        return [tuple(game for game in unit if game.game_no not in self.results.rows)
+                for unit in units(self.run.planned)]
+
+    def _submit(self, unit: tuple[ScheduledGame, ...]) -> Future:
+        observer = self.observer if self.executor.in_process else None
+        task = Task(self.run.setup, self.run.engines, unit, observer, self.starter)
+        future = self.executor.submit(play_task, task)
+        for game in unit:
+            self.observer.game_started(game)
+        return future
+
+    def _write(self, game: FinishedGame) -> None:
+        """Write a finished game unless it is already written, and update the summary."""
+        row = game.row
+        if row["game_no"] in self.results.rows:
+            return
+        save_game(self.run.out, self.results, row, list(game.clocks), game.first_player)
+        self.run.rows.append(row)
+        self._results.append(GameResult.from_row(row))
+        self.summary = self._summarize()
+        write_summary(self.run.out, self.summary)
+        self.observer.game_finished(row, self.summary)
+
+    def _summarize(self) -> dict[str, Any]:
+        return summarize(self._results, self.run.names, sprt=self.run.sprt)
+
