@@ -264,6 +264,18 @@ class Position(ABC):
         where no move is that forcing keep the default, none."""
         return []
 
+    def search_moves(self) -> list:
+        """The legal moves worth searching, the most promising first (never empty while the
+        game goes on); games that can tell some moves apart without search (a move in a part
+        of the board that is already decided) override it, the default is every legal move."""
+        return self.legal_moves()
+
+    def solve(self, stop=None) -> bool | None:
+        """Whether the side to move wins with perfect play, for games that can tell exactly
+        (a small enough endgame), else ``None``. ``stop()`` returning true may end the work
+        early with :class:`engine.cgt.OutOfBudget`."""
+        return None
+
     def _copy_state(self, other: Position) -> None:
         """Give ``other`` (a shallow copy) its own copies of this position's mutable state."""
 

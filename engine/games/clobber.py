@@ -19,6 +19,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..cgt import CLOBBER, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, board_cells, components
 from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
 from ..grid import from_to_text, parse_from_to, render, square_name, two_colour_cells
 from ..registry import register
@@ -32,6 +33,20 @@ MOVE_FACTOR = (1 << TARGET_BITS) + 1
 # touching an opponent stone can move now.
 WEIGHT_IN_PLAY = 3
 WEIGHT_ACTIVE = 1
+# A region won by one side whoever starts there (value > 0 or < 0) is worth this much more.
+WEIGHT_WON = 8
+# Regions of up to REGION_LIMIT stones are solved exactly (and cached by shape); the evaluation
+# solves the whole position once its undecided regions hold SOLVE_LIMIT stones or fewer, and
+# ``solve`` (the root's exact endgame solver, stopped by the clock) tries up to ROOT_SOLVE_LIMIT.
+REGION_LIMIT = 10
+DECOMPOSE_LIMIT = 60  # with more stones in play, the regions are not told apart (it costs)
+SOLVE_LIMIT = 12
+ROOT_SOLVE_LIMIT = 40
+SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
+SOLVER = SumSolver(CLOBBER, REGION_LIMIT)
+_ANALYSIS_LIMIT = 200_000
+_analysis: dict[tuple[int, int, int], list] = {}
+_shapes: dict[tuple[int, int, int], tuple] = {}
 
 class BoardTables(NamedTuple):
     """The per-size constants of a Clobber board."""
@@ -78,6 +93,48 @@ def in_play(black: int, white: int, tables: BoardTables) -> int:
         if grown == region:
             return region
         region = grown
+
+def live_regions(black: int, white: int, tables: BoardTables) -> list[int]:
+    """The regions (orthogonally connected groups of stones) where a black and a white stone
+    still touch, one bitboard each; the same stones as :func:`in_play`, split."""
+    touching = contact(black, white, tables) | contact(white, black, tables)
+    return components(black | white, lambda stones: neighbours(stones, tables), touching)
+
+
+def region_shape(black: int, white: int, region: int, cols: int):
+    """The normalised :data:`engine.cgt.Shape` of ``region`` (kind 0 black, 1 white), cached
+    by the region's stones (a move changes one region: the others are met again and again)."""
+    key = (cols, black & region, white & region)
+    shape = _shapes.get(key)
+    if shape is None:
+        if len(_shapes) > _ANALYSIS_LIMIT:
+            _shapes.clear()
+        shape = _shapes[key] = CLOBBER.normal(board_cells(region, cols, (black, white)))
+    return shape
+
+
+def open_regions(black: int, white: int, tables: BoardTables) -> list:
+    """The live regions not known to be worth 0, each as ``(bitboard, outcome class)``; the
+    class is ``None`` for a region too big to solve. Cached per position; while more than
+    :data:`DECOMPOSE_LIMIT` stones are in play, all of them make one region."""
+    key = (tables.cols, black, white)
+    found = _analysis.get(key)
+    if found is None:
+        playing = in_play(black, white, tables)
+        if playing.bit_count() > DECOMPOSE_LIMIT:
+            return [(playing, None)]  # too early to split: one big region, quickly found
+        found = []
+        for region in live_regions(black, white, tables):
+            outcome = None
+            if region.bit_count() <= REGION_LIMIT:
+                outcome = SOLVER.outcome(region_shape(black, white, region, tables.cols))
+            if outcome != ZERO:
+                found.append((region, outcome))
+        if len(_analysis) > _ANALYSIS_LIMIT:
+            _analysis.clear()
+        _analysis[key] = found
+    return found
+
 
 class Clobber(Game):
     """Clobber on a board of 1x1 to 26x26."""
@@ -172,21 +229,67 @@ class ClobberPosition(Position):
         return f"no {COLOUR_NAMES[self.to_move ^ 1]} stone on {square_name(target, cols)} to take"
 
     def evaluate(self) -> int:
-        """Stones in play (:func:`in_play`) and active stones (touching an opponent stone) of
-        the side to move minus the opponent's.
+        """Stones in play and active stones (touching an opponent stone) of the side to move
+        minus the opponent's, counted in the regions not yet known to be worth 0, plus
+        :data:`WEIGHT_WON` per region won whoever starts there; ``±SOLVED`` more once the
+        position is small enough to solve exactly (:data:`SOLVE_LIMIT`).
 
         Both sides always have the same number of moves, so plain mobility says nothing here.
         What wins the race for the last move is keeping one's own stones in play and cutting
-        the opponent's off in regions of their own colour, where they can never move again.
+        the opponent's off in regions of their own colour, where they can never move again;
+        a region whose value is 0 (the second player wins it) changes nothing in a sum.
         """
-        own = self.pieces[self.to_move]
-        opponent = self.pieces[self.to_move ^ 1]
+        mover = self.to_move
+        black, white = self.pieces
         tables = self.tables
-        playing = in_play(own, opponent, tables)
+        regions = open_regions(black, white, tables)
+        playing = won = 0
+        for region, outcome in regions:
+            playing |= region
+            won += (outcome == POSITIVE) - (outcome == NEGATIVE)
+        own = self.pieces[mover] & playing
+        opponent = self.pieces[mover ^ 1] & playing
         active = (contact(own, opponent, tables).bit_count()
                   - contact(opponent, own, tables).bit_count())
-        return (WEIGHT_IN_PLAY * ((playing & own).bit_count() - (playing & opponent).bit_count())
-                + WEIGHT_ACTIVE * active)
+        score = (WEIGHT_IN_PLAY * (own.bit_count() - opponent.bit_count())
+                 + WEIGHT_ACTIVE * active + WEIGHT_WON * (won if mover == BLACK else -won))
+        if playing.bit_count() <= SOLVE_LIMIT:
+            score += SOLVED if self._sum_wins(regions) else -SOLVED
+        return score
+
+    def search_moves(self) -> list[int]:
+        """The moves in regions not known to be worth 0, those in regions still undecided or
+        won by whoever starts first (the hot ones); every move when there are no others."""
+        moves = self.legal_moves()
+        hot = cold = 0
+        for region, outcome in open_regions(*self.pieces, self.tables):
+            if outcome is None or outcome == FUZZY:
+                hot |= region
+            else:
+                cold |= region
+        first = [move for move in moves if hot >> (move >> TARGET_BITS) & 1]
+        second = [move for move in moves if cold >> (move >> TARGET_BITS) & 1]
+        return first + second or moves
+
+    def solve(self, stop=None) -> bool | None:
+        """Exact, by :class:`engine.cgt.SumSolver`, once the regions not known to be worth 0
+        hold :data:`ROOT_SOLVE_LIMIT` stones or fewer."""
+        if self.outcome is not None:
+            return self.outcome.winner == self.to_move
+        regions = open_regions(*self.pieces, self.tables)
+        if sum(region.bit_count() for region, _ in regions) > ROOT_SOLVE_LIMIT:
+            return None
+        SOLVER.stop = stop
+        try:
+            return self._sum_wins(regions)
+        finally:
+            SOLVER.stop = None
+
+    def _sum_wins(self, regions: list) -> bool:
+        black, white = self.pieces
+        cols = self.tables.cols
+        shapes = [region_shape(black, white, region, cols) for region, _ in regions]
+        return SOLVER.wins(shapes, self.to_move)
 
     def key(self) -> tuple[int, int, int]:
         return self.pieces[0], self.pieces[1], self.to_move

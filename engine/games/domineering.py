@@ -21,6 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..cgt import DOMINEERING, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, board_cells, components
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
@@ -33,6 +34,22 @@ ORIENTATION = ("vertical", "horizontal")
 WEIGHT_MOVES = 1
 WEIGHT_SAFE = 3
 TEMPO = 1
+# A region won by one side whoever starts there (value > 0 or < 0) is worth this much more.
+WEIGHT_WON = 4
+# Regions of up to REGION_LIMIT empty squares are solved exactly (and cached by shape); the
+# evaluation solves the whole position once its undecided regions hold SOLVE_LIMIT squares or
+# fewer, and ``solve`` (the root's exact endgame solver, stopped by the clock) tries up to
+# ROOT_SOLVE_LIMIT. With more than DECOMPOSE_LIMIT empty squares in play the regions are not
+# told apart (it costs more than it tells that early).
+REGION_LIMIT = 12
+SOLVE_LIMIT = 14
+ROOT_SOLVE_LIMIT = 40
+DECOMPOSE_LIMIT = 40
+SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
+SOLVER = SumSolver(DOMINEERING, REGION_LIMIT)
+_CACHE_LIMIT = 200_000
+_analysis: dict[tuple[int, int], list] = {}
+_shapes: dict[tuple[int, int], tuple] = {}
 
 
 class BoardTables(NamedTuple):
@@ -73,6 +90,51 @@ def disjoint_runs(slots: int, step: int) -> int:
         count += chosen.bit_count()
         chosen = (chosen << 2 * step) & later
     return count
+
+
+def neighbours(squares: int, tables: BoardTables) -> int:
+    """Every square orthogonally adjacent to a square of ``squares``."""
+    cols = tables.cols
+    not_first_file = (tables.not_last_file << 1) & tables.full
+    return (((squares >> 1) & tables.not_last_file) | ((squares << 1) & not_first_file)
+            | (squares >> cols) | ((squares << cols) & tables.full))
+
+
+def region_shape(region: int, cols: int):
+    """The normalised :data:`engine.cgt.Shape` of the empty squares ``region``, cached."""
+    key = (cols, region)
+    shape = _shapes.get(key)
+    if shape is None:
+        if len(_shapes) > _CACHE_LIMIT:
+            _shapes.clear()
+        shape = _shapes[key] = DOMINEERING.normal(board_cells(region, cols, (region,)))
+    return shape
+
+
+def open_regions(empty: int, tables: BoardTables) -> list:
+    """The regions (orthogonally connected empty squares) where a domino still fits and that
+    are not known to be worth 0, each as ``(bitboard, outcome class)``; the class is ``None``
+    for a region too big to solve. Cached per position; while more than
+    :data:`DECOMPOSE_LIMIT` squares are in play, all of them make one region."""
+    key = (tables.cols, empty)
+    found = _analysis.get(key)
+    if found is None:
+        vertical = vertical_slots(empty, tables)
+        horizontal = horizontal_slots(empty, tables)
+        playing = vertical | vertical << tables.cols | horizontal | horizontal << 1
+        if playing.bit_count() > DECOMPOSE_LIMIT:
+            return [(playing, None)]
+        found = []
+        for region in components(empty, lambda squares: neighbours(squares, tables), playing):
+            outcome = None
+            if region.bit_count() <= REGION_LIMIT:
+                outcome = SOLVER.outcome(region_shape(region, tables.cols))
+            if outcome != ZERO:
+                found.append((region, outcome))
+        if len(_analysis) > _CACHE_LIMIT:
+            _analysis.clear()
+        _analysis[key] = found
+    return found
 
 
 class Domineering(Game):
@@ -195,9 +257,17 @@ class DomineeringPosition(Position):
         A safe move is a domino place the opponent cannot spoil: neither square can be part of
         an opponent domino. Counted without overlaps, safe moves are moves a side keeps to the
         end, the usual core of a Domineering evaluation (Breuker, Uiterwijk, van den Herik).
+
+        Only the regions not known to be worth 0 count (a 0 region changes nothing in a sum);
+        a region won by one side whoever starts there adds :data:`WEIGHT_WON`, and a position
+        small enough to solve exactly (:data:`SOLVE_LIMIT`) ``±SOLVED``.
         """
         tables = self.tables
-        empty = self._empty()
+        regions = open_regions(self._empty(), tables)
+        empty = won = 0
+        for region, outcome in regions:
+            empty |= region
+            won += (outcome == POSITIVE) - (outcome == NEGATIVE)
         vertical = vertical_slots(empty, tables)
         horizontal = horizontal_slots(empty, tables)
         vertical_reach = vertical | vertical << tables.cols
@@ -206,8 +276,44 @@ class DomineeringPosition(Position):
         safe_horizontal = horizontal & ~vertical_reach & ~(vertical_reach >> 1)
         score = (WEIGHT_MOVES * (vertical.bit_count() - horizontal.bit_count())
                  + WEIGHT_SAFE * (disjoint_runs(safe_vertical, tables.cols)
-                                  - disjoint_runs(safe_horizontal, 1)))
-        return TEMPO + (score if self.to_move == BLACK else -score)
+                                  - disjoint_runs(safe_horizontal, 1))
+                 + WEIGHT_WON * won)
+        score = TEMPO + (score if self.to_move == BLACK else -score)
+        if empty.bit_count() <= SOLVE_LIMIT:
+            score += SOLVED if self._sum_wins(regions) else -SOLVED
+        return score
+
+    def search_moves(self) -> list[int]:
+        """The moves in regions not known to be worth 0, those in regions still undecided or
+        won by whoever starts first (the hot ones) first; every move when there are no others."""
+        moves = self.legal_moves()
+        hot = cold = 0
+        for region, outcome in open_regions(self._empty(), self.tables):
+            if outcome is None or outcome == FUZZY:
+                hot |= region
+            else:
+                cold |= region
+        first = [move for move in moves if hot >> move & 1]
+        second = [move for move in moves if cold >> move & 1]
+        return first + second or moves
+
+    def solve(self, stop=None) -> bool | None:
+        """Exact, by :class:`engine.cgt.SumSolver`, once the regions not known to be worth 0
+        hold :data:`ROOT_SOLVE_LIMIT` empty squares or fewer."""
+        if self.outcome is not None:
+            return self.outcome.winner == self.to_move
+        regions = open_regions(self._empty(), self.tables)
+        if sum(region.bit_count() for region, _ in regions) > ROOT_SOLVE_LIMIT:
+            return None
+        SOLVER.stop = stop
+        try:
+            return self._sum_wins(regions)
+        finally:
+            SOLVER.stop = None
+
+    def _sum_wins(self, regions: list) -> bool:
+        cols = self.tables.cols
+        return SOLVER.wins([region_shape(region, cols) for region, _ in regions], self.to_move)
 
     def key(self) -> tuple[int, int]:
         return self.covered[0] | self.covered[1], self.to_move

@@ -14,13 +14,21 @@ Two guards keep a fixed depth usable in every game: a node with more than :data:
 moves (laoCoon's swap turn offers tens of thousands) is a horizon, evaluated statically below
 the root and searched one ply deep at the root; and a draw
 counts :data:`CONTEMPT` below zero for the side the search plays for, so that it does not
-settle for a repetition in a level position against a weaker opponent.
+settle for a repetition in a level position against a weaker opponent. Because the contempt
+depends on the side searched for, each side keeps its own transposition table.
+
+Games that know more than an evaluation take part through two hooks of
+:class:`~engine.core.Position`: ``search_moves()`` (the moves worth searching, best first:
+Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
+inside the tree, and ``solve()`` (an exact endgame solver) is asked first at the root, with up
+to :data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once.
 """
 
 from __future__ import annotations
 
 import random
 
+from ..cgt import OutOfBudget
 from ..core import Position
 from .budget import Budget
 
@@ -31,6 +39,7 @@ TABLE_LIMIT = 1_000_000
 WIDE_NODE = 2_000
 QUIESCENCE_PLIES = 6
 CONTEMPT = 25
+SOLVE_SHARE = 0.4
 
 
 class _OutOfTime(Exception):
@@ -42,7 +51,8 @@ class AlphaBeta:
 
     def __init__(self, seed: int | None = None) -> None:
         self.random = random.Random(seed)
-        self.table: dict = {}
+        self.tables: tuple[dict, dict] = ({}, {})  # one per side searched for (contempt)
+        self.table: dict = self.tables[0]
         self.history: dict = {}
         self.killers: list[list] = []
         self.nodes = 0
@@ -54,16 +64,21 @@ class AlphaBeta:
     def choose(self, position: Position, budget: Budget):
         """The best move found for the side to move within ``budget`` (the game is not over)."""
         moves = position.legal_moves()
+        self._side = position.to_move
+        self.table = self.tables[self._side]
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         self.history.clear()
         self._budget = budget
         self.nodes = 0
+        if len(moves) == 1 and budget.depth is None:
+            return moves[0]
+        winning = self._solved_move(position, budget)
+        if winning is not None:
+            return winning
+        moves = position.search_moves()
         self.random.shuffle(moves)  # ties between equal moves go to a seeded choice
         best = moves[0]
-        if len(moves) == 1 and budget.depth is None:
-            return best
-        self._side = position.to_move
         max_depth = budget.depth if budget.depth is not None else 64
         if len(moves) > WIDE_NODE:
             max_depth = 1
@@ -82,6 +97,30 @@ class AlphaBeta:
             if budget.soft is not None and budget.elapsed() >= 0.45 * budget.soft:
                 break  # the next iteration would not finish in time
         return best
+
+    def _solved_move(self, position: Position, budget: Budget):
+        """A move the game's exact solver proves winning within :data:`SOLVE_SHARE` of the
+        soft limit, or ``None`` (no solver, too big, not solved in time, or lost)."""
+        if budget.soft is None:
+            return None
+        limit = SOLVE_SHARE * budget.soft
+
+        def stop() -> bool:
+            return budget.elapsed() >= limit
+        try:
+            if not position.solve(stop):
+                return None
+            for move in position.search_moves():
+                position.play(move)
+                try:
+                    lost = position.solve(stop) is False
+                finally:
+                    position.undo()
+                if lost:
+                    return move
+        except OutOfBudget:
+            pass
+        return None
 
     def _root(self, position: Position, moves: list, first, depth: int):
         ordered = [first] + [move for move in moves if move != first]
@@ -127,7 +166,7 @@ class AlphaBeta:
                 if flag == UPPER and value <= alpha:
                     return value
 
-        moves = position.legal_moves()
+        moves = position.search_moves()
         if len(moves) > WIDE_NODE:
             return position.evaluate()  # too wide to search: a horizon, like depth 0
         history = self.history

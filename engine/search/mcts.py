@@ -60,6 +60,8 @@ class Mcts:
                 break
             self._iterate(working, root)
             self.playouts += 1
+        if not root.children:  # no time for a single iteration: any legal move
+            return root.untried[-1]
         return self._best(root).move
 
     def _shuffled(self, moves: list) -> list:

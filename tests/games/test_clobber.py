@@ -193,12 +193,21 @@ def test_stones_in_play_are_the_regions_where_both_colours_touch():
     assert in_play(*position.pieces, position.tables) == expected
 
 
-def test_evaluation_prefers_the_side_with_more_stones_in_play():
-    # Black's two stones both touch white; white's lone stone on e5 is out of play.
-    position = setup(["b2", "b4"], ["b3", "e5"])
+def test_evaluation_prefers_the_side_that_wins_the_live_regions():
+    # a1 a2 against a3 is won by black whoever starts (black to move takes a3 and white is
+    # stuck; white to move takes a2 and black takes back); white's lone e5 is out of play.
+    position = setup(["a1", "a2"], ["a3", "e5"])
     assert position.evaluate() > 0
     position.to_move = WHITE
     assert position.evaluate() < 0
+
+
+def test_evaluation_of_a_star_favours_the_side_to_move():
+    # b2 b3 b4 is black-white-black: whoever moves first wins (the value *).
+    position = setup(["b2", "b4"], ["b3", "e5"])
+    assert position.evaluate() > 0
+    position.to_move = WHITE
+    assert position.evaluate() > 0
 
 
 def test_diagram_shows_stones_and_coordinates():

@@ -1,0 +1,280 @@
+"""Positions as sums of independent regions, small regions solved exactly and cached.
+
+Clobber and Domineering split as they go into regions that never interact again: a move
+changes one region only, and the player who cannot move in any region loses. Such a position
+is a sum of smaller games in the sense of combinatorial game theory (Berlekamp, Conway, Guy;
+Müller, "Global and local game tree search", 2001). This module holds the part both games
+share:
+
+* :func:`components` splits a bitboard into orthogonally connected regions;
+* a region leaves the board as a :data:`Shape`, a sorted tuple of ``(x, y, kind)`` cells
+  translated to the origin, normalised over the board symmetries that keep the game the same
+  (Clobber: all eight, colours kept; Domineering: the four reflections that keep each domino's
+  orientation), so that a shape met anywhere on any board is solved once;
+* :class:`SumSolver` knows, for each shape, its outcome class (who wins moving first, who
+  moving second), and decides sums of shapes exactly: regions worth 0 (second player wins) are
+  dropped, a region and its negative cancel (G + -G = 0), a sum of regions all won by the same
+  player is decided without search, anything else by a boolean negamax with a table of decided
+  sums. Dropping is sound: if a sum is won, a winning move exists outside its zero parts.
+
+Black is Left in both games (``BLACK`` = 0), white is Right.
+
+The rules of a region (its moves and its negative) come from a small :class:`RegionRules`
+per game: :data:`CLOBBER` and :data:`DOMINEERING`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+Cell = tuple[int, int, int]
+Shape = tuple[Cell, ...]
+
+# Outcome classes: (Left wins moving first, Right wins moving first).
+POSITIVE, NEGATIVE, FUZZY, ZERO = (True, False), (False, True), (True, True), (False, False)
+
+
+class OutOfBudget(Exception):
+    """The solver's stop test said stop; nothing it had cached is wrong."""
+
+
+def components(cells: int, neighbours: Callable[[int], int], seeds: int | None = None
+               ) -> list[int]:
+    """The orthogonally connected parts of the bitboard ``cells`` that hold a square of
+    ``seeds`` (all of them without seeds); ``neighbours`` gives every square next to a set of
+    squares on the board."""
+    seeds = cells if seeds is None else seeds & cells
+    parts = []
+    while seeds:
+        region = seeds & -seeds
+        while True:
+            grown = (region | neighbours(region)) & cells
+            if grown == region:
+                break
+            region = grown
+        parts.append(region)
+        seeds &= ~region
+    return parts
+
+
+def board_cells(bits: int, cols: int, kinds: tuple[int, ...]) -> list[Cell]:
+    """The cells ``(file, rank, kind)`` of the squares in ``bits``; ``kind`` is the index of
+    the first of the bitboards ``kinds`` that holds the square."""
+    cells = []
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        square = low.bit_length() - 1
+        kind = next(index for index, board in enumerate(kinds) if board & low)
+        cells.append((square % cols, square // cols, kind))
+    return cells
+
+
+def _translated(cells) -> Shape:
+    low_x = min(x for x, _, _ in cells)
+    low_y = min(y for _, y, _ in cells)
+    return tuple(sorted((x - low_x, y - low_y, kind) for x, y, kind in cells))
+
+
+def _split(cells: set[tuple[int, int]]) -> Iterator[set[tuple[int, int]]]:
+    """The orthogonally connected parts of a set of (x, y) points."""
+    left = set(cells)
+    while left:
+        start = left.pop()
+        part, frontier = {start}, [start]
+        while frontier:
+            x, y = frontier.pop()
+            for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if near in left:
+                    left.remove(near)
+                    part.add(near)
+                    frontier.append(near)
+        yield part
+
+
+class RegionRules:
+    """The rules of one game's regions; subclasses give the moves and the negative."""
+
+    # Maps (x, y) -> (x', y') of the symmetries that keep a region the same game.
+    symmetries: tuple[Callable[[int, int], tuple[int, int]], ...] = ()
+
+    def normal(self, cells) -> Shape:
+        """The canonical shape of a region: the least over the symmetries, at the origin."""
+        return min(_translated([(*turn(x, y), kind) for x, y, kind in cells])
+                   for turn in self.symmetries)
+
+    def options(self, shape: Shape, colour: int) -> Iterator[list[Shape]]:
+        """For each move of ``colour`` in ``shape``: the live regions it leaves (normalised)."""
+        raise NotImplementedError
+
+    def negative(self, shape: Shape) -> Shape:
+        """The shape of the region's negative (the same game with the players' roles swapped)."""
+        raise NotImplementedError
+
+    def size(self, shape: Shape) -> int:
+        return len(shape)
+
+
+class ClobberRules(RegionRules):
+    """Clobber regions: ``kind`` is the stone's colour. A region is live while a black and a
+    white stone touch in it; a region where none do is over (worth 0)."""
+
+    symmetries = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y),
+                  lambda x, y: (-x, -y), lambda x, y: (y, x), lambda x, y: (-y, x),
+                  lambda x, y: (y, -x), lambda x, y: (-y, -x))
+
+    def options(self, shape, colour):
+        board = {(x, y): kind for x, y, kind in shape}
+        for (x, y), kind in board.items():
+            if kind != colour:
+                continue
+            for target in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if board.get(target, colour) == colour:
+                    continue
+                after = dict(board)
+                del after[(x, y)]
+                after[target] = colour
+                yield self._live(after)
+
+    def _live(self, board: dict) -> list[Shape]:
+        regions = []
+        for part in _split(set(board)):
+            if any(board.get((x + 1, y), kind) != kind or board.get((x, y + 1), kind) != kind
+                   for x, y in part for kind in (board[(x, y)],)):
+                regions.append(self.normal([(x, y, board[(x, y)]) for x, y in part]))
+        return regions
+
+    def negative(self, shape):
+        return self.normal([(x, y, kind ^ 1) for x, y, kind in shape])
+
+
+class DomineeringRules(RegionRules):
+    """Domineering regions of empty squares (``kind`` 0): Left (black) covers two squares one
+    above the other, Right (white) two side by side. Turning a region a quarter turn swaps the
+    roles, so its negative is its transpose."""
+
+    symmetries = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y),
+                  lambda x, y: (-x, -y))
+
+    def options(self, shape, colour):
+        empty = {(x, y) for x, y, _ in shape}
+        step = (0, 1) if colour == 0 else (1, 0)
+        for x, y in empty:
+            other = (x + step[0], y + step[1])
+            if other in empty:
+                yield self._live(empty - {(x, y), other})
+
+    def _live(self, empty: set) -> list[Shape]:
+        return [self.normal([(x, y, 0) for x, y in part])
+                for part in _split(empty) if len(part) > 1]
+
+    def negative(self, shape):
+        return self.normal([(y, x, kind) for x, y, kind in shape])
+
+
+CLOBBER = ClobberRules()
+DOMINEERING = DomineeringRules()
+
+
+class SumSolver:
+    """Exact outcomes of regions and of sums of regions, with their tables kept between calls.
+
+Regions of at most ``region_limit`` cells are solved on their own as soon as they are met, so
+that zero regions drop out and the classes of the others are known.
+
+    ``stop`` (if given) is called now and then during a search; when it returns true the
+    search raises :class:`OutOfBudget`. Tables hold only proven facts, so a later call
+    continues where an interrupted one left off.
+    """
+
+    def __init__(self, rules: RegionRules, region_limit: int = 10,
+                 table_limit: int = 300_000) -> None:
+        self.rules = rules
+        self.region_limit = region_limit
+        self.table_limit = table_limit
+        self.outcomes: dict[Shape, tuple[bool, bool]] = {}
+        self.sums: dict[tuple, bool] = {}
+        self.nodes = 0
+        self.stop: Callable[[], bool] | None = None
+
+    def outcome(self, shape: Shape) -> tuple[bool, bool]:
+        """(Left wins moving first, Right wins moving first) in the region ``shape`` alone."""
+        known = self.outcomes.get(shape)
+        if known is None:
+            known = tuple(self._first_wins((shape,), colour) for colour in (0, 1))
+            self.outcomes[shape] = known
+        return known
+
+    def simplify(self, shapes) -> tuple[Shape, ...]:
+        """The sum with its zero regions dropped and its pairs G, -G cancelled, sorted."""
+        kept: list[Shape] = []
+        for shape in shapes:
+            if len(shape) <= self.region_limit and self.outcome(shape) == ZERO:
+                continue
+            negative = self.rules.negative(shape)
+            if negative in kept:
+                kept.remove(negative)
+            else:
+                kept.append(shape)
+        return tuple(sorted(kept))
+
+    def wins(self, shapes, colour: int) -> bool:
+        """Whether ``colour`` (0 Left/black, 1 Right/white) wins the sum ``shapes`` moving first."""
+        return self._first_wins(self.simplify(shapes), colour)
+
+    def winning_option(self, shapes, colour: int) -> tuple[int, int] | None:
+        """A winning move of ``colour`` moving first in ``shapes`` as (index of the region in
+        ``shapes``, index of the option in :meth:`RegionRules.options`), or ``None`` if the sum
+        is lost."""
+        shapes = list(shapes)
+        for index, shape in enumerate(shapes):
+            rest = shapes[:index] + shapes[index + 1:]
+            for number, parts in enumerate(self.rules.options(shape, colour)):
+                if not self._first_wins(self.simplify(rest + parts), colour ^ 1):
+                    return index, number
+        return None
+
+    def _first_wins(self, shapes: tuple[Shape, ...], colour: int) -> bool:
+        if not shapes:
+            return False
+        key = (shapes, colour)
+        known = self.sums.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.stop is not None and not self.nodes & 255 and self.stop():
+            raise OutOfBudget
+        decided = self._by_classes(shapes, colour)
+        if decided is None:
+            decided = self._search(shapes, colour)
+        if len(self.sums) > self.table_limit:
+            self.sums.clear()
+        self.sums[key] = decided
+        return decided
+
+    def _by_classes(self, shapes, colour: int) -> bool | None:
+        """The result when every region is won by the same player whoever starts (then so is
+        the sum), else ``None``. Regions whose class is not known yet are not solved here."""
+        if len(shapes) < 2:
+            return None
+        classes = {self.outcomes.get(shape) for shape in shapes}
+        if classes == {POSITIVE}:
+            return colour == 0
+        if classes == {NEGATIVE}:
+            return colour == 1
+        return None
+
+    def _search(self, shapes, colour: int) -> bool:
+        # Cheap first: a move to a sum already known lost for the opponent.
+        candidates = []
+        for index, shape in enumerate(shapes):
+            rest = shapes[:index] + shapes[index + 1:]
+            for parts in self.rules.options(shape, colour):
+                after = self.simplify(rest + tuple(parts))
+                if not after:
+                    return True
+                if self.sums.get((after, colour ^ 1)) is False:
+                    return True
+                candidates.append(after)
+        candidates.sort(key=len)
+        return any(not self._first_wins(after, colour ^ 1) for after in candidates)

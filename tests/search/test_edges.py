@@ -1,0 +1,95 @@
+"""The search at the edges of its budget: a legal move with no time at all, and a draw
+contempt that keeps its sign when one searcher plays both sides."""
+
+import time
+
+import pytest
+
+from engine import BLACK, WHITE, find_game, game_names
+from engine.core import Game, Outcome, Position, Termination
+from engine.search import AlphaBeta, Budget, Mcts
+from engine.search.alphabeta import CONTEMPT
+
+
+def spent_budget():
+    """Soft and hard limits both already past when the search starts."""
+    return Budget(soft=0.01, hard=0.02, start=time.perf_counter() - 1.0)
+
+
+@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("searcher", [AlphaBeta, Mcts, lambda seed: Mcts(seed, solver=False)])
+def test_a_legal_move_comes_back_when_the_time_is_already_up(name, searcher):
+    position = find_game(name)().initial_position()
+    for _ in range(3):
+        move = searcher(1).choose(position, spent_budget())
+        assert move in position.legal_moves()
+        position.play(move)
+
+
+# A game built to show the contempt's sign: nodes are names, the side to move alternates.
+# At P white may draw at once or play on into X, an evaluation of -10 for white. Searching
+# for black, a draw is CONTEMPT (> 10) good for white there, so black avoids P and plays m2
+# into Y (-15 for black) rather than m1 into P (-CONTEMPT for black). Searching for white
+# first (from Z, through W to P), white prefers playing on at P (-10) to a draw (-CONTEMPT);
+# a table kept from that search must not make black think P is worth +10 to it.
+GRAPH = {"Z": {"z": "W"}, "W": {"w": "P"}, "R": {"m1": "P", "m2": "Y"},
+         "P": {"draw": "D", "on": "X"}, "X": {"x": "X"}, "Y": {"y": "Y"}}
+EVALUATION = {"X": 10, "Y": -15}  # for black to move; white sees the negative
+
+
+class Toy(Game):
+    name = "toy"
+    title = "Toy"
+
+    def initial_position(self):
+        return ToyPosition(self, "R", BLACK)
+
+
+class ToyPosition(Position):
+    has_evaluation = True
+
+    def __init__(self, game, node, to_move):
+        super().__init__(game)
+        self.node, self.to_move = node, to_move
+        self._start()
+
+    def _generate(self):
+        return list(GRAPH[self.node])
+
+    def _apply(self, move):
+        previous, self.node = self.node, GRAPH[self.node][move]
+        return previous
+
+    def _revert(self, move, undo):
+        self.node = undo
+
+    def _judge(self, move):
+        if self.node == "D":
+            return Outcome(None, Termination.NORMAL, "drawn")
+        return None
+
+    def evaluate(self):
+        value = EVALUATION.get(self.node, 0)
+        return value if self.to_move == BLACK else -value
+
+    def move_text(self, move):
+        return move
+
+    def parse_move(self, text):
+        return text
+
+    def key(self):
+        return self.node, self.to_move
+
+    def diagram(self):
+        return self.node
+
+
+def test_draw_contempt_keeps_its_sign_when_the_searcher_changes_side():
+    assert CONTEMPT > 15  # the example's premise: a draw is worse than -15 for black
+    game = Toy()
+    fresh = AlphaBeta(seed=1).choose(ToyPosition(game, "R", BLACK), Budget(depth=3))
+    assert fresh == "m2"
+    searcher = AlphaBeta(seed=1)
+    searcher.choose(ToyPosition(game, "Z", WHITE), Budget(depth=4))
+    assert searcher.choose(ToyPosition(game, "R", BLACK), Budget(depth=3)) == "m2"
