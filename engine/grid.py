@@ -12,8 +12,9 @@ from typing import Callable
 from .core import MoveSyntaxError
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
-_SQUARE = re.compile(r"([a-z])(\d{1,2})")
-_FROM_TO = re.compile(r"([a-z]\d{1,2})[-x]?([a-z]\d{1,2})")
+# Ranks are ASCII digits: \d would also take other scripts' digits, which int() reads.
+_SQUARE = re.compile(r"([a-z])([0-9]{1,2})")
+_FROM_TO = re.compile(r"([a-z][0-9]{1,2})[-x]?([a-z][0-9]{1,2})")
 
 
 def square_name(square: int, cols: int) -> str:

@@ -23,7 +23,7 @@ Handler = Callable[[list[str]], str]
 
 # Control characters other than tab and newline, as the framing rules ask to remove them.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_ID = re.compile(r"\d+")
+_ID = re.compile(r"[0-9]+")  # ASCII digits only, like every number on the protocol
 
 
 class CommandError(Exception):

@@ -7,6 +7,8 @@ of :mod:`engine.core`, so every registered game is served the same way.
 
 from __future__ import annotations
 
+import re
+
 from engine import (COLOUR_NAMES, Game, GameError, IllegalMoveError, Position, SizeError,
                     UnknownGameError, find_game, game_names)
 from engine.search import Player
@@ -16,18 +18,23 @@ from .gtp import CommandError, GtpEngine
 ENGINE_NAME = "olympiad-engine"
 
 
+# Numbers on the protocol are ASCII decimal only. int() and float() alone would also take other
+# scripts' digits ("١٠"), underscores, "nan", "inf" and exponents, and raise on superscripts;
+# fifteen digits are more than any board, clock or count needs.
+_WHOLE = re.compile(r"[0-9]{1,15}")
+_DECIMAL = re.compile(r"[0-9]{1,15}(?:\.[0-9]*)?|\.[0-9]+")
+_SIGNED = re.compile(r"[+-]?(?:[0-9]{1,15}(?:\.[0-9]*)?|\.[0-9]+)")
+
+
 def _parse_number(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise CommandError(f"syntax error: {what} must be a number, got {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise CommandError(f"syntax error: {what} must be a finite number >= 0, got {text!r}")
-    return value
+    if not _DECIMAL.fullmatch(text):
+        raise CommandError(f"syntax error: {what} must be a finite number >= 0 "
+                           f"(ASCII digits and a point), got {text!r}")
+    return float(text)
 
 
 def _parse_count(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not _WHOLE.fullmatch(text):
         raise CommandError(f"syntax error: {what} must be a whole number >= 0, got {text!r}")
     return int(text)
 
@@ -99,7 +106,7 @@ class GameSession:
         return ""
 
     def cmd_boardsize(self, args: list[str]) -> str:
-        if len(args) not in (1, 2) or not all(arg.isdigit() for arg in args):
+        if len(args) not in (1, 2) or not all(_WHOLE.fullmatch(arg) for arg in args):
             raise CommandError("syntax error: expected boardsize N or boardsize COLS ROWS")
         cols, rows = int(args[0]), int(args[-1])
         try:
@@ -115,10 +122,9 @@ class GameSession:
 
     def cmd_komi(self, args: list[str]) -> str:
         _expect(args, 1, "komi VALUE")
-        try:
-            float(args[0])
-        except ValueError:
-            raise CommandError(f"syntax error: komi must be a number, got {args[0]!r}") from None
+        if not _SIGNED.fullmatch(args[0]):
+            raise CommandError(f"syntax error: komi must be a number (ASCII digits, a sign and a "
+                               f"point), got {args[0]!r}")
         return ""
 
     # --- playing ---------------------------------------------------------------------------

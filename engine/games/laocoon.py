@@ -86,8 +86,9 @@ DROP_FIELDS = tuple(
 
 # The whole move: step squares (with -, x or nothing between), then + and a square, or + and
 # two squares joined by = (a swap).
-_MOVE = re.compile(
-    r"([a-z]\d{1,2})(?:[-x]?([a-z]\d{1,2}))?(?:\+([a-z]\d{1,2})(?:=([a-z]\d{1,2}))?)?")
+# Ranks are ASCII digits (\d would take other scripts' digits).
+_SQUARE = r"([a-z][0-9]{1,2})"
+_MOVE = re.compile(rf"{_SQUARE}(?:[-x]?{_SQUARE})?(?:\+{_SQUARE}(?:={_SQUARE})?)?")
 
 # --- evaluation weights ----------------------------------------------------------------------
 WEIGHT_STEP = 10        # a legal step for one of the side's rings
