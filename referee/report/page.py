@@ -349,6 +349,7 @@ def render(data: ReportData) -> str:
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="olympiad-referee">
+<link rel="icon" href="data:,">
 <title>{escape(title)}</title>
 <style>
 {_static("report.css")}</style></head>

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engine import find_game
+from engine import Game, find_game
 from engine.drawing import svg
 
 from ..sgf import SgfError, read_sgf
@@ -84,6 +84,19 @@ def _number(text: str) -> float | None:
         return None
 
 
+def game_of(row: Mapping[str, Any]) -> Game:
+    """The game of a results row: its options, random start included, and its board size
+    (given to the rules only for a game whose size can be set; the row names it always).
+
+    >>> game_of({"game": "loa", "options": {}, "size": [8, 8]}).size
+    (8, 8)
+    """
+    options = {**(row.get("options") or {}), **(row.get("start_options") or {})}
+    kind = find_game(row["game"])
+    size = tuple(row["size"]) if row.get("size") and kind.size_limits else None
+    return kind(options, size)
+
+
 def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
            start: Sequence[float | None] = (None, None)) -> dict[str, Any]:
     """The viewer's data for the game of a results row: its facts, the moves, a board per ply
@@ -93,9 +106,7 @@ def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
     black's and white's clocks at the start. A move the rules refuse (a record from an older version of
     the rules) ends the boards there, and ``error`` says why.
     """
-    options = {**(row.get("options") or {}), **(row.get("start_options") or {})}
-    size = tuple(row["size"]) if row.get("size") else None
-    game = find_game(row["game"])(options, size)
+    game = game_of(row)
     position = game.initial_position()
     boards, movers = [svg(position)], []
     error = None

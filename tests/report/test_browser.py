@@ -1,0 +1,175 @@
+"""The report in a real browser: Debian's Chromium, headless, opens ``report.html`` from disk,
+steps through every game with the keys and the buttons, and the test reads the DOM: the pieces
+on the board are where the rules put them at that ply, and the page logged no error. A short
+match of each of the ten games goes through the same steps. The live page is opened over HTTP
+from the report server. Screenshots of each game's board are kept (the path is printed at the
+end of the run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import BLACK, WHITE, find_game, game_names
+from referee.report.folder import REPORT_NAME, write_report
+from referee.report.replay import game_of
+from referee.report.server import LiveGame, LiveGames, ReportServer
+
+from ..test_drawing import IN_HAND, ON_BOARD, domino_names
+from .browser import Browser, find_chromium
+from .conftest import run_match
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found (chromium, chromium-browser or google-chrome "
+                             "on PATH); .ci/run installs Debian's chromium")
+
+# Where each piece of a colour is on the board, and how many are in hand, read in the page.
+DOM_PIECES = """(() => {
+  const found = {black: [], white: [], black_hand: 0, white_hand: 0};
+  for (const piece of document.querySelectorAll("#board .piece")) {
+    const colour = piece.classList.contains("black") ? "black" : "white";
+    if (piece.classList.contains("hand")) found[colour + "_hand"] += 1;
+    else found[colour].push(piece.getAttribute("data-at"));
+  }
+  found.black.sort(); found.white.sort();
+  return found;
+})()"""
+
+
+def rules_pieces(position) -> dict:
+    """The same, from the rules' own state (as the drawing tests read it)."""
+    found = {}
+    for colour, word in ((BLACK, "black"), (WHITE, "white")):
+        if position.game.name == "domineering":
+            cells = domino_names(position, colour)
+        else:
+            cells = ON_BOARD[position.game.name](position, colour)
+        found[word] = sorted(cells)
+        found[f"{word}_hand"] = IN_HAND.get(position.game.name, lambda p, c: 0)(position, colour)
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = Browser(CHROMIUM)
+    yield chromium
+    chromium.close()
+
+
+def rows_of(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def shown_ply(browser: Browser) -> int:
+    return int(browser.evaluate("document.getElementById('board').dataset.ply"))
+
+
+def step_through(browser: Browser, out: Path, row: dict, screenshots: Path) -> None:
+    """Open game ``row`` of ``out``'s report, go to its start, step to its end with the right
+    arrow key, checking the board against the rules at every ply."""
+    url = (out / REPORT_NAME).resolve().as_uri()
+    browser.open(f"{url}#game-{row['game_no']}")
+    browser.wait_for(f"document.getElementById('board').dataset.game === '{row['game_no']}'")
+    assert shown_ply(browser) == row["plies"]   # a game opens at its end
+    browser.key("Home", 36)
+    position = game_of(row).initial_position()
+    for ply in range(row["plies"] + 1):
+        assert shown_ply(browser) == ply
+        assert browser.evaluate(DOM_PIECES) == rules_pieces(position), f"ply {ply}"
+        assert browser.evaluate("location.hash") == f"#game-{row['game_no']}-ply-{ply}"
+        if ply < row["plies"]:
+            position.play(position.parse_move(row["moves"][ply]))
+            browser.key("ArrowRight", 39)
+    browser.key("ArrowRight", 39)   # past the end: stays there
+    assert shown_ply(browser) == row["plies"]
+    assert browser.evaluate("document.getElementById('v-final').hidden") is False
+    final = browser.evaluate("document.getElementById('v-final').textContent")
+    assert row["termination"] in final and row["reason"] in final
+    browser.screenshot(screenshots / f"{out.name}-game-{row['game_no']}.png", "#board")
+
+
+def test_the_report_opens_from_disk_and_every_game_replays(browser, breakthrough_match,
+                                                           screenshots):
+    write_report(breakthrough_match)
+    url = (breakthrough_match / REPORT_NAME).resolve().as_uri()
+    browser.open(url)
+    names = browser.evaluate("[...document.querySelectorAll('#standings table:not(.headline) "
+                             "tr')].slice(1).map(row => row.cells[1].textContent)")
+    assert sorted(names) == sorted(json.loads((breakthrough_match / "summary.json")
+                                              .read_text())["engines"])
+    browser.screenshot(screenshots / "breakthrough-summary.png")
+    rows = rows_of(breakthrough_match)
+    for row in rows:
+        step_through(browser, breakthrough_match, row, screenshots)
+    assert browser.errors == []
+
+
+def test_buttons_a_ply_link_flip_and_copy(browser, breakthrough_match):
+    write_report(breakthrough_match)
+    row = rows_of(breakthrough_match)[0]
+    url = (breakthrough_match / REPORT_NAME).resolve().as_uri()
+    browser.open(f"{url}#game-1-ply-5")
+    browser.wait_for("document.getElementById('board').dataset.ply === '5'")
+    browser.click("#back")
+    assert shown_ply(browser) == 4
+    browser.click("#forward")
+    browser.click("#forward")
+    assert shown_ply(browser) == 6
+    browser.click("#first")
+    assert shown_ply(browser) == 0
+    browser.click("#last")
+    assert shown_ply(browser) == row["plies"]
+    browser.click("#moves li[data-ply='3'] button")
+    assert shown_ply(browser) == 3
+    assert browser.evaluate("document.getElementById('ply-link').getAttribute('href')") \
+        == "#game-1-ply-3"
+    browser.click("#flip")
+    assert browser.evaluate("document.getElementById('board').classList.contains('flipped')")
+    browser.click("#copy")
+    status = browser.wait_for("document.getElementById('copy-status').textContent")
+    assert status in ("copied", "select and copy: " + " ".join(row["moves"]))
+    browser.key("Escape", 27)
+    assert browser.evaluate("document.getElementById('summary').hidden") is False
+    assert browser.errors == []
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_short_match_of_every_game_replays(browser, name, tmp_path, screenshots):
+    out = run_match(tmp_path / name, name, 1, 12)
+    write_report(out)
+    for row in rows_of(out):
+        step_through(browser, out, row, screenshots)
+    assert browser.errors == []
+
+
+def test_the_served_page_shows_games_in_progress_move_by_move(browser, breakthrough_match,
+                                                              screenshots):
+    write_report(breakthrough_match)
+    live = LiveGames()
+    live.running = True
+    live.start(LiveGame(9, "ours", "random", find_game("breakthrough")(), (20.0, 20.0)))
+    server = ReportServer(breakthrough_match, live, port=0)
+    try:
+        browser.open(server.url)
+        card = "document.querySelector('#live-games figure[data-game=\"9\"]')"
+        browser.wait_for(f"{card} && {card}.dataset.ply === '0'")
+        live.move(9, "a2-a3", (19.0, 20.0))
+        browser.wait_for(f"{card}.dataset.ply === '1'")
+        pieces = browser.evaluate(f"{card}.querySelectorAll('.piece.white[data-at=\"a3\"]')"
+                                  ".length")
+        assert pieces == 1
+        browser.screenshot(screenshots / "live-game-9.png", "#live-games")
+        browser.evaluate("window.beforeReload = true")
+        path = breakthrough_match / REPORT_NAME
+        os.utime(path, ns=(time.time_ns(), path.stat().st_mtime_ns + 1_000_000_000))
+        browser.wait_for("window.beforeReload === undefined && document.readyState === "
+                         "'complete'")
+        assert "live" in browser.wait_for("document.getElementById('live-status').textContent")
+    finally:
+        server.stop()
+    assert browser.errors == []
