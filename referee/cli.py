@@ -23,6 +23,8 @@ from .config import ConfigError, config_words, read_config
 from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
 from .match import MatchSettings, engine_specs, run_match, time_control
 from .openings import ORDERS
+from .report.commands import serving
+from .report.server import DEFAULT_HOST, DEFAULT_PORT
 from .stats.sprt import SprtError, parse_sprt
 
 PROGRAM = "olympiad-referee"
@@ -142,6 +144,11 @@ def cli() -> None:
               help="Play on a Dask cluster: tcp://HOST:PORT, or local[:N] worker processes.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder; an existing one is resumed. Default: GAME-DATE.")
+@click.option("--serve", type=click.IntRange(0, 65535), is_flag=False, flag_value=DEFAULT_PORT,
+              default=None, metavar="[PORT]",
+              help=f"Serve the live report on PORT (default {DEFAULT_PORT}) during the run.")
+@click.option("--serve-host", default=DEFAULT_HOST, show_default=True, metavar="HOST",
+              help="Address --serve listens on; 0.0.0.0 exposes it to the network.")
 @click.option("--seed", type=int, default=None,
               help="Seed for the schedule and random starts (default: drawn, saved in --out).")
 @click.option("--command-timeout", type=click.FloatRange(0, min_open=True),
@@ -174,7 +181,8 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         opening_plies=values["opening_plies"], opening_order=values["opening_order"],
         opening_start=values["opening_start"], sprt=sprt, concurrency=values["concurrency"],
         cluster=values["cluster"], report_every=values["report_every"])
-    return run_match(settings)
+    with serving(settings.out, values["serve"], values["serve_host"]) as observers:
+        return run_match(settings, observers)
 
 
 def read_book(path: Path | None, setup: Setup, plies: int | None) -> list:

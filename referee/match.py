@@ -34,6 +34,7 @@ from .game import Setup, one_line
 from .observer import Observers, RunObserver
 from .openings import Opening
 from .progress import Progress
+from .report.observers import ReportWriter
 from .records import (RESULTS_NAME, FolderBusy, ResultsFile, SettingsMismatch, check_settings,
                       lock_folder)
 from .runner import Run, Runner
@@ -41,7 +42,7 @@ from .schedule import plan
 from .stats import SprtSettings
 
 PROGRAM = "olympiad-referee"
-_NUMBER = re.compile(r"\d+(\.\d*)?|\.\d+")
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")  # ASCII digits only
 
 
 def time_control(time: float, increment: float = 0.0, byoyomi: float = 0.0, stones: int = 0,
@@ -240,10 +241,10 @@ def _play(settings: MatchSettings, planned: list, seed: int,
     try:
         run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt)
         runner = Runner(run, executor, results,
-                        Observers([Progress(settings.report_every), *observers]))
+                        Observers([Progress(settings.report_every), ReportWriter(), *observers]))
         resumed = f", resuming after {len(run.rows)} finished" if run.rows else ""
-        form = "pairs of games" if settings.paired else "games"
-        click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games in {form}{resumed}, "
+        form = " in pairs" if settings.paired else ""
+        click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games{form}{resumed}, "
                    f"seed {seed}, results in {settings.out}")
         with interruptible(runner):
             try:

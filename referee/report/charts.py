@@ -84,7 +84,7 @@ def line_chart(xs: Sequence[float], ys: Sequence[Number],
                      f'y2="{y:.1f}"/><text class="tick" x="{LEFT - 6}" y="{y + 4:.1f}" '
                      f'text-anchor="end">{_label(tick)}</text>')
     for tick in nice_ticks(x_low, x_high, 6) if xs else ():
-        if x_low <= tick <= x_high:
+        if x_low <= tick <= x_high and float(tick).is_integer():  # x counts games
             parts.append(f'<text class="tick" x="{px(tick):.1f}" y="{height - 10}" '
                          f'text-anchor="middle">{_label(tick)}</text>')
     if band:

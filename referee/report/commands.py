@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import click
 
 from ..records import RESULTS_NAME, SETTINGS_NAME
+from ..observer import RunObserver
 from .folder import write_report
-from .server import DEFAULT_HOST, DEFAULT_PORT, ReportServer
+from .observers import LiveView
+from .server import DEFAULT_HOST, DEFAULT_PORT, LiveGames, ReportServer
 
 FOLDER = click.Path(exists=True, file_okay=False, path_type=Path)
 
@@ -21,13 +25,29 @@ def check_folder(out: Path) -> None:
                                f"(no {SETTINGS_NAME} or {RESULTS_NAME})")
 
 
-def start_server(out: Path, host: str, port: int, live=None) -> ReportServer:
+def start_server(out: Path, host: str, port: int, live: LiveGames | None = None) -> ReportServer:
     """The report server, or a one-line usage error when the address cannot be bound."""
     try:
         return ReportServer(out, live, host, port)
     except OSError as error:
         raise click.UsageError(f"cannot serve on {host}:{port}: {error.strerror or error} "
                                "(choose another port; 0 picks a free one)") from None
+
+
+@contextmanager
+def serving(out: Path, port: int | None, host: str) -> Iterator[list[RunObserver]]:
+    """For ``match --serve``: the live report served while the block runs (the observers to
+    give the run); nothing without a port."""
+    if port is None:
+        yield []
+        return
+    live = LiveGames()
+    server = start_server(out, host, port, live)
+    click.echo(f"olympiad-referee: live report at {server.url}", err=True)
+    try:
+        yield [LiveView(live)]
+    finally:
+        server.stop()
 
 
 @click.command()

@@ -238,10 +238,13 @@ def elo_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]
             lows[at] = -inf if low is None else low
             highs[at] = inf if high is None else high
             elos[at] = (inf if low is not None else -inf) if elo is None else elo
-    chart = line_chart([entry["games"] for entry in history], elos, band=(lows, highs),
-                       levels=[(0.0, "equal strength")],
-                       title=f"Elo of {names[0]} after each game, with its 95 % interval")
-    return _section("elo", "Elo over games", chart)
+    if not any(value is not None and math.isfinite(value) for value in elos + lows + highs):
+        body = '<p class="note">no finite Elo yet: every game so far went the same way</p>'
+    else:
+        body = line_chart([entry["games"] for entry in history], elos, band=(lows, highs),
+                          levels=[(0.0, "equal strength")],
+                          title="Elo of engine 1 after each game, with its 95 % interval")
+    return _section("elo", f"Elo of {names[0]} over games", body)
 
 
 def terminations_section(summary: Mapping[str, Any]) -> str:

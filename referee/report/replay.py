@@ -103,8 +103,8 @@ def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
     (ply 0 is the start) and both clocks at each ply (``None`` where unknown).
 
     ``clocks`` are the mover's time left after each move (:func:`sgf_clocks`); ``start``
-    black's and white's clocks at the start. A move the rules refuse (a record from an older version of
-    the rules) ends the boards there, and ``error`` says why.
+    black's and white's clocks at the start. A move the rules refuse (a record from an older
+    version of the rules) ends the boards there, and ``error`` says why.
     """
     game = game_of(row)
     position = game.initial_position()
