@@ -1,17 +1,27 @@
 #!/usr/bin/env python3
-"""Playing strength per game: the engine against fixed baselines, through the referee.
+"""Playing strength per game: the engine against baselines or any program, through the referee.
 
     python scripts/strength.py                          # every game, every baseline
     python scripts/strength.py loa clobber --games 20 --move-time 1
+    python scripts/strength.py clobber --baselines uct-10x --games 10 --move-time 0.2
+    python scripts/strength.py clobber --opponent "./solver --gtp" --time 60 --increment 0
 
-For each game and each baseline (``random``: a uniformly random mover; ``greedy``: one ply
-with the game's evaluation; ``uct``: plain UCT with random playouts and no solver) it runs
-``olympiad-referee match`` between ``olympiad-engine`` and ``olympiad-engine --algorithm
-BASELINE``, colours alternating. Both sides get the same clock: ``2 x move-time`` of main time
-plus ``move-time`` per move, so a move takes about ``move-time`` seconds. Results go to
-``--out`` (one referee folder per game and baseline, so an interrupted run resumes), and the
-table of wins/losses/draws, score with its 95 % interval and the Elo difference is printed and
-written to ``--table`` for the README.
+For each game and each opponent it runs ``olympiad-referee match`` between
+``olympiad-engine`` and the opponent in pairs: each start is played twice with colours
+swapped (``--pairs``), the starts taken from a book of short random openings that the
+referee's ``openings`` command writes per game (``--opening-plies``, 0 for the game's start).
+
+Opponents: the baselines (``random``: a uniformly random mover; ``greedy``: one ply with the
+game's evaluation; ``uct``: plain UCT with random playouts and no solver), each with optional
+time odds as a suffix (``uct-10x``: plain UCT with ten times our clock, the stand-in for a
+strong external program), and any program that speaks the protocol (``--opponent CMD``, with
+``--odds``). Our clock is ``--time`` main time plus ``--increment`` per move (by default
+``2 x move-time`` and ``move-time``, so a move takes about ``move-time`` seconds); the
+opponent's is the same times its odds, through the referee's per-engine time control.
+
+Results go to ``--out`` (one referee folder per game and opponent, so an interrupted run
+resumes), and the table of wins/losses/draws, score with its 95 % interval, the Elo
+difference and the games lost on time (ours/theirs) is printed and written to ``--table``.
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ from engine import game_names  # noqa: E402
 from referee.stats import elo_estimate  # noqa: E402
 
 BASELINES = ("random", "greedy", "uct")
+ENGINE = f"{shlex.quote(sys.executable)} -m protocol.cli"
 
 
 def expected_score(elo: float) -> float:
@@ -41,18 +52,70 @@ def expected_score(elo: float) -> float:
     return 1.0 / (1.0 + 10 ** (-elo / 400))
 
 
-def run_pairing(game: str, baseline: str, games: int, move_time: float, concurrency: int,
-                out: pathlib.Path, seed: int) -> list[dict]:
-    """Play (or finish) one engine-vs-baseline match; return its result rows."""
-    engine = f"{shlex.quote(sys.executable)} -m protocol.cli"
+def baseline_opponent(baseline: str) -> tuple[str, float]:
+    """The command line and time odds of a baseline name with an optional odds suffix.
+
+    >>> command, odds = baseline_opponent("uct-10x")
+    >>> command.endswith("-m protocol.cli --algorithm uct"), odds
+    (True, 10.0)
+    >>> baseline_opponent("greedy")[1]
+    1.0
+    """
+    name, _, odds = baseline.partition("-")
+    if not odds.endswith("x"):
+        odds = "1x"
+    return f"{ENGINE} --algorithm {name}", float(odds[:-1])
+
+
+def match_command(game: str, opponent: str, odds: float, games: int, clock: tuple[float, float],
+                  concurrency: int, out: pathlib.Path, seed: int,
+                  book: pathlib.Path | None) -> list[str]:
+    """The referee command of one match: our engine first, the opponent with ``odds`` times
+    our clock (main time, increment), played in pairs with colours swapped."""
+    main, increment = clock
     command = [
         sys.executable, "-m", "referee.cli", "match", "--game", game,
-        "--engine", engine, "--engine", f"{engine} --algorithm {baseline}",
-        "--games", str(games), "--time", str(2 * move_time), "--increment", str(move_time),
+        "--engine", ENGINE, "--engine", opponent, "--pairs", "--games", str(games),
+        "--time", f"{main:g}", "--increment", f"{increment:g}",
         "--concurrency", str(concurrency), "--out", str(out), "--seed", str(seed)]
+    if odds != 1:
+        command += ["--engine-option", f"2:time={odds * main:g}",
+                    "--engine-option", f"2:increment={odds * increment:g}"]
+    if book is not None:
+        command += ["--openings", str(book)]
+    return command
+
+
+def opening_book(game: str, plies: int, count: int, out: pathlib.Path, seed: int
+                 ) -> pathlib.Path | None:
+    """A book of ``count`` short random openings for ``game`` (written once, then reused),
+    or ``None`` for no book (``plies`` 0)."""
+    if plies == 0:
+        return None
+    book = out / f"{game}-openings-{plies}.txt"
+    if not book.exists():
+        out.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "referee.cli", "openings", "--game", game,
+                        "--plies", str(plies), "--count", str(count), "--out", str(book),
+                        "--seed", str(seed)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return book
+
+
+def run_pairing(command: list[str], out: pathlib.Path) -> list[dict]:
+    """Play (or finish) one match; return its result rows."""
     subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     lines = (out / "results.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines if line.strip()]
+
+
+def time_losses(rows: list[dict]) -> tuple[int, int]:
+    """Games engine 1 (ours) and engine 2 lost on time in ``rows``."""
+    ours = theirs = 0
+    for row in rows:
+        if row["termination"] == "timeout":
+            ours_lost = (row["result"] == "B+") != (row["black_index"] == 1)
+            ours, theirs = ours + ours_lost, theirs + (not ours_lost)
+    return ours, theirs
 
 
 def tally(rows: list[dict]) -> tuple[int, int, int]:
@@ -72,14 +135,16 @@ def table_row(game: str, baseline: str, rows: list[dict]) -> str:
     wins, losses, draws = tally(rows)
     estimate = elo_estimate(wins, losses, draws)
     if estimate is None:
-        return f"| {game} | {baseline} | 0 | | | | | |"
+        return f"| {game} | {baseline} | 0 | | | | | | |"
     games = wins + losses + draws
     score = (wins + draws / 2) / games
     low, high = expected_score(estimate.lower), expected_score(estimate.upper)
     elo = (f"{_elo_text(estimate.elo)} [{_elo_text(estimate.lower)}, "
            f"{_elo_text(estimate.upper)}]")
+    ours, theirs = time_losses(rows)
     return (f"| {game} | {baseline} | {games} | {wins} | {losses} | {draws} | "
-            f"{100 * score:.0f} % [{100 * low:.0f}, {100 * high:.0f}] | {elo} |")
+            f"{100 * score:.0f} % [{100 * low:.0f}, {100 * high:.0f}] | {elo} | "
+            f"{ours}/{theirs} |")
 
 
 def _elo_text(elo: float) -> str:
@@ -91,33 +156,55 @@ def _elo_text(elo: float) -> str:
 @click.command()
 @click.argument("games", nargs=-1)
 @click.option("--games", "count", type=int, default=10, show_default=True,
-              help="Games per game and baseline.")
-@click.option("--baselines", default=",".join(BASELINES), show_default=True)
+              help="Games per game and opponent (rounded up to whole pairs).")
+@click.option("--baselines", default=",".join(BASELINES), show_default=True,
+              help="Baselines, each with optional time odds: uct-10x is uct on 10x our clock.")
+@click.option("--opponent", default=None, metavar="CMD",
+              help="Any engine speaking the protocol, instead of the baselines.")
+@click.option("--opponent-name", default=None, help="The opponent's name in the table.")
+@click.option("--odds", type=float, default=1.0, show_default=True,
+              help="The --opponent's clock as a multiple of ours.")
 @click.option("--move-time", type=float, default=1.0, show_default=True,
-              help="Seconds per move for both sides (via main time plus increment).")
+              help="Our seconds per move: 2 x move-time main time + move-time per move.")
+@click.option("--time", "main_time", type=float, default=None,
+              help="Our main time per game instead (seconds).")
+@click.option("--increment", type=float, default=None, help="Our increment per move instead.")
+@click.option("--opening-plies", type=int, default=2, show_default=True,
+              help="Random plies of each pair's opening (0: the game's start).")
 @click.option("--concurrency", type=int, default=2, show_default=True)
 @click.option("--out", type=click.Path(path_type=pathlib.Path),
               default=ROOT / "strength-results", show_default=True)
 @click.option("--table", type=click.Path(path_type=pathlib.Path),
               default=ROOT / "docs" / "strength.md", show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-def main(games, count, baselines, move_time, concurrency, out, table, seed):
-    """Measure the engine against the baselines in GAMES (default: all) and write the table."""
-    header = [f"Engine (`olympiad-engine`) against each baseline, {count} games per row, "
-              f"colours alternating, about {move_time:g} s per move for both sides "
-              f"({2 * move_time:g} s main time + {move_time:g} s per move).", "",
-              "Produced by `python scripts/strength.py "
-              f"--games {count} --move-time {move_time:g}`.", "",
-              "| game | baseline | games | wins | losses | draws | score [95 % interval] "
-              "| Elo [95 % interval] |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+def main(games, count, baselines, opponent, opponent_name, odds, move_time, main_time,
+         increment, opening_plies, concurrency, out, table, seed):
+    """Measure the engine against the baselines or --opponent in GAMES (default: all) and
+    write the table."""
+    count += count % 2
+    clock = (2 * move_time if main_time is None else main_time,
+             move_time if increment is None else increment)
+    if opponent is None:
+        opponents = [(baseline, *baseline_opponent(baseline))
+                     for baseline in baselines.split(",")]
+    else:
+        opponents = [(opponent_name or opponent, opponent, odds)]
+    header = [f"Engine (`olympiad-engine`) against each opponent, {count} games per row in "
+              f"pairs (each opening of {opening_plies} random plies played twice, colours "
+              f"swapped), our clock {clock[0]:g} s + {clock[1]:g} s per move, the opponent's "
+              "the same times its odds (`-10x`: ten times ours).", "",
+              "| game | opponent | games | wins | losses | draws | score [95 % interval] "
+              "| Elo [95 % interval] | lost on time (ours/theirs) |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     click.echo("\n".join(header))
     lines = []
     for game in games or game_names():
-        for baseline in baselines.split(","):
-            rows = run_pairing(game, baseline, count, move_time, concurrency,
-                               out / f"{game}-{baseline}", seed)
-            lines.append(table_row(game, baseline, rows))
+        book = opening_book(game, opening_plies, count // 2, out, seed)
+        for label, command, factor in opponents:
+            folder = out / f"{game}-{label.replace(' ', '_').replace('/', '_')}"
+            rows = run_pairing(match_command(game, command, factor, count, clock, concurrency,
+                                             folder, seed, book), folder)
+            lines.append(table_row(game, label, rows))
             click.echo(lines[-1])
     table.parent.mkdir(parents=True, exist_ok=True)
     table.write_text("# Playing strength\n\n" + "\n".join(header + lines) + "\n")
