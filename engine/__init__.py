@@ -9,10 +9,10 @@
 from .core import (BLACK, COLOUR_NAMES, WHITE, Game, GameError, IllegalMoveError,
                    MoveSyntaxError, OptionError, Outcome, Position, SizeError, Termination,
                    UnknownGameError, parse_colour)
-from .registry import find_game, game_names, register
+from .registry import find_game, game_names
 
 __all__ = [
     "BLACK", "WHITE", "COLOUR_NAMES", "Game", "Position", "Outcome", "Termination", "GameError",
     "MoveSyntaxError", "IllegalMoveError", "OptionError", "SizeError", "UnknownGameError", "parse_colour",
-    "find_game", "game_names", "register",
+    "find_game", "game_names",
 ]

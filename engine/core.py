@@ -102,6 +102,8 @@ class Game(ABC):
     """The fixed facts of a game with its options and board size; a factory for positions.
 
     Subclasses set the class-level metadata below and implement :meth:`initial_position`.
+    ``spec_section`` names the section of SPEC.md that defines the game (``"2.1"``): the
+    registry lists the games in that order.
     ``may_not_end`` marks a game whose rules let it run forever (the referee's move limit
     ends it).
     ``options`` maps each option name to its allowed values, the default first; an option whose
@@ -111,6 +113,7 @@ class Game(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    spec_section: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     colour_aliases: ClassVar[Mapping[str, int]] = {}
     first_player: ClassVar[int] = BLACK

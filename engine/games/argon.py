@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..bits import squares_of
 from ..core import (COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError,
                     Outcome, Position, Termination)
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
-from ..registry import register
 
 PLACING, MOVING = 1, 2
 SHIFT = 9  # 19 x 19 = 361 points fit in 9 bits
@@ -105,14 +105,6 @@ def tables(cols: int, rows: int) -> Tables:
     return Tables(cols, rows)
 
 
-def points_of(bits: int):
-    """The points of ``bits``, lowest first."""
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        yield low.bit_length() - 1
-
-
 def is_connected(bits: int, table: Tables) -> bool:
     """Whether the stones of ``bits`` form one orthogonal group (no stones at all do)."""
     if not bits:
@@ -145,6 +137,7 @@ class Argon(Game):
 
     name = "argon"
     title = "Argon"
+    spec_section = "2.8"
     first_player = WHITE
     default_size = (9, 9)
     size_limits = (5, 19, 5, 19)
@@ -208,11 +201,11 @@ class ArgonPosition(Position):
             return list(range(table.points))
         lonely = empty & ~table.spread(occupied)  # empty points whose neighbours are all empty
         moves = []
-        for first in points_of(table.orth[self.last] & empty):
+        for first in squares_of(table.orth[self.last] & empty):
             seconds = lonely & ~(1 << first | table.orth[first])
             if seconds:
                 base = PAIR | first << SHIFT
-                moves.extend(base | second for second in points_of(seconds))
+                moves.extend(base | second for second in squares_of(seconds))
             else:
                 moves.append(first)
         return moves
@@ -223,10 +216,10 @@ class ArgonPosition(Position):
         empty = table.full & ~(own | self.stones[self.to_move ^ 1])
         orth, reach = table.orth, table.reach
         moves = []
-        for origin in points_of(own):
+        for origin in squares_of(own):
             targets = reach[origin][(orth[origin] & empty).bit_count()] & ~own
             base = MOVE | origin << SHIFT
-            moves.extend(base | target for target in points_of(targets))
+            moves.extend(base | target for target in squares_of(targets))
         return moves
 
     # --- playing -----------------------------------------------------------------------------
@@ -437,8 +430,8 @@ def _spread(bits: int, table: Tables) -> float:
     if count < 2:
         return 0.0
     cols = table.cols
-    files = [point % cols for point in points_of(bits)]
-    ranks = [point // cols for point in points_of(bits)]
+    files = [point % cols for point in squares_of(bits)]
+    ranks = [point // cols for point in squares_of(bits)]
     centre_file, centre_rank = sum(files) / count, sum(ranks) / count
     return sum(abs(f - centre_file) + abs(r - centre_rank) for f, r in zip(files, ranks)) / count
 
@@ -447,6 +440,3 @@ def _contacts(bits: int, table: Tables) -> int:
     """Pairs of orthogonally touching stones of ``bits``."""
     return ((bits & (bits >> table.cols)).bit_count()
             + (bits & (bits >> 1) & table.not_last_file).bit_count())
-
-
-register(Argon)

@@ -17,7 +17,6 @@ evaluation.
 
 from __future__ import annotations
 
-from ..registry import register
 from .racing import RaceGame, RacePosition, advance_weights
 
 STRAIGHT = (1, 0)
@@ -38,6 +37,7 @@ class Breakthrough(RaceGame):
 
     name = "breakthrough"
     title = "Breakthrough"
+    spec_section = "2.2"
     size_limits = (2, 26, 5, 26)
 
     def initial_position(self) -> BreakthroughPosition:
@@ -83,6 +83,3 @@ class BreakthroughPosition(RacePosition):
         square_board(canvas, self.board.cols, self.board.rows)
         for colour, bits in enumerate(self.pieces):
             bitboard_pieces(canvas, bits, colour)
-
-
-register(Breakthrough)

@@ -22,7 +22,6 @@ from typing import NamedTuple
 from ..cgt import CLOBBER, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, board_cells, components
 from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
 from ..grid import from_to_text, parse_from_to, render, square_name, two_colour_cells
-from ..registry import register
 
 DEFAULT_SIZE = (10, 10)
 TARGET_BITS = 10  # 26 x 26 = 676 squares fit in 10 bits
@@ -141,6 +140,7 @@ class Clobber(Game):
 
     name = "clobber"
     title = "Clobber"
+    spec_section = "2.4"
     first_player = BLACK
     default_size = DEFAULT_SIZE
     size_limits = (1, 26, 1, 26)
@@ -308,6 +308,3 @@ class ClobberPosition(Position):
         square_board(canvas, self.tables.cols, self.tables.rows)
         for colour, bits in enumerate(self.pieces):
             bitboard_pieces(canvas, bits, colour)
-
-
-register(Clobber)

@@ -34,7 +34,6 @@ import re
 
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError, Outcome,
                     Position, Termination)
-from ..registry import register
 
 STRIDE = 1 << 32
 HALF_STRIDE = STRIDE // 2
@@ -247,6 +246,7 @@ class CookieDisco(Game):
 
     name = "cookiedisco"
     title = "Cookie Disco"
+    spec_section = "2.10"
     aliases = ("cookie_disco",)
     colour_aliases = {"orange": BLACK, "blue": WHITE}
     first_player = BLACK
@@ -669,6 +669,3 @@ def _legend(position: CookieDiscoPosition, numbers: dict[int, str]) -> list[str]
     state = "placing" if position.placing else "moving"
     lines.append(f"{COLOUR_NAMES[position.to_move]} to move ({state})")
     return lines
-
-
-register(CookieDisco)

@@ -25,7 +25,6 @@ from ..cgt import DOMINEERING, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, board
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
-from ..registry import register
 
 DEFAULT_SIZE = (8, 8)
 ORIENTATION = ("vertical", "horizontal")
@@ -142,6 +141,7 @@ class Domineering(Game):
 
     name = "domineering"
     title = "Domineering"
+    spec_section = "2.5"
     first_player = BLACK
     default_size = DEFAULT_SIZE
     size_limits = (1, 26, 1, 26)
@@ -342,6 +342,3 @@ class DomineeringPosition(Position):
                 first = low.bit_length() - 1
                 covered ^= low | low << step
                 canvas.domino(first, first + step, colour, last=last == [first, first + step])
-
-
-register(Domineering)

@@ -17,7 +17,6 @@ evaluation.
 
 from __future__ import annotations
 
-from ..registry import register
 from .racing import RaceGame, RacePosition, advance_weights
 
 KNIGHT_STEPS = ((2, -1), (2, 1), (1, -2), (1, 2))
@@ -36,6 +35,7 @@ class Knightthrough(RaceGame):
 
     name = "knightthrough"
     title = "Knightthrough"
+    spec_section = "2.3"
     size_limits = (3, 26, 5, 26)
 
     def initial_position(self) -> KnightthroughPosition:
@@ -81,6 +81,3 @@ class KnightthroughPosition(RacePosition):
         square_board(canvas, self.board.cols, self.board.rows)
         for colour, bits in enumerate(self.pieces):
             bitboard_pieces(canvas, bits, colour, glyph="N")
-
-
-register(Knightthrough)

@@ -24,10 +24,10 @@ masks over the whole board.
 
 from __future__ import annotations
 
+from ..bits import squares_of
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
-from ..registry import register
 
 SIZE = 5
 SQUARES = SIZE * SIZE
@@ -68,14 +68,6 @@ WEIGHT_SAFE = 12  # a piece touching two or more opponent pieces survives one of
 WEIGHT_MOBILITY = 3
 
 
-def squares_of(bits: int):
-    """The squares of ``bits``, lowest first."""
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        yield low.bit_length() - 1
-
-
 def is_step(move: int) -> bool:
     return move >= STEP_BASE
 
@@ -93,6 +85,7 @@ class Kolem(Game):
 
     name = "kolem"
     title = "Kolem"
+    spec_section = "2.7"
     first_player = WHITE
     default_size = (SIZE, SIZE)
     may_not_end = True
@@ -294,7 +287,7 @@ class KolemPosition(Position):
 
     @staticmethod
     def _crowding(occupied: int) -> str:
-        square = next(squares_of(crowded(occupied)))
+        square = squares_of(crowded(occupied))[0]
         return f"the piece on {square_name(square, SIZE)} would have 4 neighbours (3 at most)"
 
     # --- evaluation and display --------------------------------------------------------------
@@ -343,6 +336,3 @@ class KolemPosition(Position):
 def _safe(own: int, opponent: int) -> int:
     """How many pieces of ``own`` touch at least two pieces of ``opponent``."""
     return sum(1 for square in squares_of(own) if (ORTH[square] & opponent).bit_count() >= 2)
-
-
-register(Kolem)

@@ -32,10 +32,10 @@ import random
 import re
 from typing import Mapping
 
+from ..bits import squares_of
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError,
                     OptionError, Outcome, Position, Termination)
 from ..grid import FILES, parse_square, square_name
-from ..registry import register
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -103,16 +103,6 @@ NOT_FILE_A = FULL ^ sum(1 << (rank * SIZE) for rank in range(SIZE))
 NOT_FILE_H = FULL ^ sum(1 << (rank * SIZE + SIZE - 1) for rank in range(SIZE))
 
 
-def squares_of(bits: int) -> list[int]:
-    """The squares of a bitboard, lowest first."""
-    squares = []
-    while bits:
-        low = bits & -bits
-        squares.append(low.bit_length() - 1)
-        bits ^= low
-    return squares
-
-
 def grow(bits: int) -> int:
     """Every space 8-adjacent to a space of ``bits``, and ``bits`` itself."""
     grown = bits | (bits << SIZE) | (bits >> SIZE)
@@ -150,6 +140,7 @@ class Laocoon(Game):
 
     name = "laocoon"
     title = "laoCoon"
+    spec_section = "2.9"
     aliases = ("tor",)
     first_player = WHITE
     default_size = (SIZE, SIZE)
@@ -673,6 +664,3 @@ class LaocoonPosition(Position):
             f"{', '.join(DISC_NAMES[c] for c in sorted(self.controlled(side))) or 'nothing'}"
             for side in (WHITE, BLACK))
         canvas.text(0, y, control, "control", 0.3 * UNIT, anchor="start")
-
-
-register(Laocoon)

@@ -20,7 +20,6 @@ from __future__ import annotations
 from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
-from ..registry import register
 
 SIZE = 8
 PASS = -1
@@ -159,6 +158,7 @@ class LinesOfAction(Game):
 
     name = "loa"
     title = "Lines of Action"
+    spec_section = "2.1"
     aliases = ("lines_of_action",)
     first_player = BLACK
     default_size = (SIZE, SIZE)
@@ -311,7 +311,3 @@ class LoaPosition(Position):
         square_board(canvas, SIZE, SIZE)
         for colour, bits in enumerate(self.pieces):
             bitboard_pieces(canvas, bits, colour)
-
-
-
-register(LinesOfAction)

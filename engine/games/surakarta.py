@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from ..core import BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position, Termination
 from ..grid import FILES, from_to_text, parse_from_to, parse_square, square_name
-from ..registry import register
 
 SIZE = 6
 FULL = (1 << 36) - 1
@@ -182,6 +181,7 @@ class Surakarta(Game):
 
     name = "surakarta"
     title = "Surakarta"
+    spec_section = "2.6"
     first_player = BLACK
     default_size = (SIZE, SIZE)
 
@@ -433,6 +433,3 @@ def render_board(black: int, white: int, legend: str) -> str:
 
 
 _TEMPLATE = _board_template()
-
-
-register(Surakarta)
