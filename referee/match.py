@@ -33,7 +33,7 @@ from .executor import Executor, ThreadExecutor
 from .game import Setup, one_line
 from .observer import Observers, RunObserver
 from .openings import Opening
-from .progress import Progress
+from .progress import Progress, ProgressBar
 from .report.observers import ReportWriter
 from .records import (RESULTS_NAME, FolderBusy, ResultsFile, SettingsMismatch, check_settings,
                       lock_folder)
@@ -241,7 +241,8 @@ def _play(settings: MatchSettings, planned: list, seed: int,
     try:
         run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt)
         runner = Runner(run, executor, results,
-                        Observers([Progress(settings.report_every), ReportWriter(), *observers]))
+                        Observers([Progress(settings.report_every), ProgressBar(), ReportWriter(),
+                                   *observers]))
         resumed = f", resuming after {len(run.rows)} finished" if run.rows else ""
         form = " in pairs" if settings.paired else ""
         click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games{form}{resumed}, "

@@ -4,10 +4,16 @@ Each line names the game, its players, result and termination, then the running 
 every engine, and the SPRT's log-likelihood ratio with its bounds when one is running. The
 summary (:func:`referee.stats.format_summary`) is printed every ``report_every`` games (0:
 never) and once at the end, with the SPRT's verdict when it stopped the run.
+
+When standard error is a terminal, :class:`ProgressBar` adds a live bar below those lines
+(games done of planned, games playing, elapsed time, time left, the score or the LLR), drawn
+with ``rich``; in a CI log or a file there is no bar, only the lines.
 """
 
 from __future__ import annotations
 
+import atexit
+import sys
 from typing import Any, Callable
 
 import click
@@ -63,3 +69,70 @@ class Progress(RunObserver):
             bound = sprt["upper"] if sprt["verdict"] == "H1" else sprt["lower"]
             self.echo(f"SPRT: {sprt['verdict']} accepted after {summary['games']} games "
                       f"(llr {sprt['llr']:.2f}, bound {bound:.2f})")
+
+
+class ProgressBar(RunObserver):
+    """The live bar on standard error; see the module docstring. ``console`` (a
+    ``rich.console.Console``) is where to draw it; by default standard error, and no bar at all
+    when that is not a terminal."""
+
+    def __init__(self, console: Any = None) -> None:
+        self.console = console
+        self.bar: Any = None
+
+    def run_started(self, run: Run) -> None:
+        if self.console is None and not sys.stderr.isatty():
+            return
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        console = self.console or Console(stderr=True)
+        # Lines printed on standard output go above the bar when both share the terminal.
+        self.bar = Bar(BarColumn(bar_width=16), MofNCompleteColumn(),
+                       TextColumn("games, {task.fields[playing]} playing"), TimeElapsedColumn(),
+                       TextColumn("eta"), TimeRemainingColumn(), TextColumn("{task.fields[info]}"),
+                       console=console, redirect_stdout=sys.stdout.isatty(),
+                       redirect_stderr=False, transient=True)
+        self.playing: set[int] = set()
+        self.task = self.bar.add_task("", total=len(run.planned),
+                                      completed=len(run.rows), playing=0, info="")
+        self.bar.start()
+        atexit.register(self.bar.stop)  # the terminal's cursor comes back however the run ends
+
+    def game_started(self, game: Any) -> None:
+        if self.bar is not None:
+            self.playing.add(game.game_no)
+            self.bar.update(self.task, playing=len(self.playing))
+
+    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+        if self.bar is not None:
+            self.playing.discard(row["game_no"])
+            self.bar.update(self.task, advance=1, playing=len(self.playing),
+                            info=standing_text(summary))
+
+    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def standing_text(summary: dict[str, Any]) -> str:
+    """The bar's short word on the run: the score of a match, the leader of a round robin, and
+    the SPRT's log-likelihood ratio with its bounds.
+
+    >>> standing_text({"engines": ["a", "b"], "wdl": [3, 1, 0],
+    ...                "sprt": {"llr": 1.234, "lower": -2.94, "upper": 2.94}})
+    'score 3.5-0.5, llr 1.23 (-2.94, 2.94)'
+    >>> standing_text({"engines": ["a", "b", "c"], "standings": [{"name": "c", "points": 2.5}]})
+    'leader c 2.5'
+    """
+    if len(summary["engines"]) == 2:
+        wins, draws, losses = summary["wdl"]
+        text = f"score {wins + draws / 2:g}-{losses + draws / 2:g}"
+    else:
+        leader = summary["standings"][0]
+        text = f"leader {leader['name'][:30]} {leader['points']:g}"
+    sprt = summary.get("sprt")
+    if sprt and sprt.get("llr") is not None:
+        text += f", llr {sprt['llr']:.2f} ({sprt['lower']:.2f}, {sprt['upper']:.2f})"
+    return text
