@@ -28,6 +28,8 @@ from referee.results import GameResult
 from referee.schedule import ScheduledGame
 from referee.stats import SprtSettings, history, summarize
 
+from .conftest import run_match
+
 
 def rows_of(out: Path) -> list[dict]:
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
@@ -280,3 +282,12 @@ def test_the_live_view_follows_the_moves_of_a_game_in_progress(tmp_path):
     assert game["board"] == svg(position, "a3-a4")
     view.game_finished({"game_no": 3}, {})
     assert live.snapshot() == []
+
+
+def test_match_serves_its_report_while_it_runs_and_stops_after(tmp_path, capsys):
+    out = run_match(tmp_path / "served", "breakthrough", 1, 8, "--serve", "0")
+    error = capsys.readouterr().err
+    [url] = re.findall(r"live report at (http://127\.0\.0\.1:\d+/report\.html)", error)
+    assert (out / REPORT_NAME).exists() and (out / game_file(1)).exists()
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url, timeout=5)
