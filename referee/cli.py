@@ -9,6 +9,7 @@ per finished game with the running score, the summary now and then and at the en
 from __future__ import annotations
 
 import datetime
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -136,6 +137,8 @@ def cli() -> None:
               help="Plies after which a game is a draw (termination move_limit).")
 @click.option("--sprt", default=None, metavar="elo0=A elo1=B [alpha=] [beta=] [model=]",
               help="Stop when the SPRT decides (two engines; model normalized|logistic).")
+@click.option("--anchor", default=None, metavar="NAME=ELO",
+              help="Rate the engine NAME at ELO in the ratings of three or more engines.")
 @click.option("--report-every", type=click.IntRange(0), default=0, show_default=True,
               metavar="N", help="Print the summary every N games (0: only at the end).")
 @click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True,
@@ -179,10 +182,24 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         seed=values["seed"], gauntlet=values["gauntlet"] or 0, pairs=values["pairs"],
         book=read_book(values["openings"], setup, values["opening_plies"]),
         opening_plies=values["opening_plies"], opening_order=values["opening_order"],
-        opening_start=values["opening_start"], sprt=sprt, concurrency=values["concurrency"],
+        opening_start=values["opening_start"], sprt=sprt,
+        anchor=parse_anchor(values["anchor"]) if values["anchor"] else None,
+        concurrency=values["concurrency"],
         cluster=values["cluster"], report_every=values["report_every"])
     with serving(settings.out, values["serve"], values["serve_host"]) as observers:
         return run_match(settings, observers)
+
+
+def parse_anchor(text: str) -> tuple[str, float]:
+    """``NAME=ELO`` as (name, Elo); the name may itself hold ``=``.
+
+    >>> parse_anchor("olympiad-engine --depth=2=1500")
+    ('olympiad-engine --depth=2', 1500.0)
+    """
+    name, equals, elo = text.rpartition("=")
+    if not (equals and name and re.fullmatch(r"[+-]?[0-9]+(\.[0-9]*)?", elo.strip())):
+        raise click.BadParameter(f"{text!r} is not NAME=ELO", param_hint="--anchor")
+    return name, float(elo)
 
 
 def read_book(path: Path | None, setup: Setup, plies: int | None) -> list:

@@ -161,10 +161,10 @@ class EnginePool:
         for channel in channels:
             channel.close()
 
-    def stop(self) -> None:
-        """Kill every engine now and start no more until :meth:`reopen`."""
+    def stop(self, refuse: bool = True) -> None:
+        """Kill every engine now; with ``refuse``, start no more until :meth:`reopen`."""
         with self._lock:
-            self._stopping = True
+            self._stopping = self._stopping or refuse
             channels, self._live = list(self._live.values()), {}
         for channel in channels:
             channel.kill()

@@ -132,6 +132,7 @@ class MatchSettings:
     opening_order: str = "sequential"
     opening_start: int = 1
     sprt: SprtSettings | None = None
+    anchor: tuple[str, float] | None = None
     concurrency: int = 1
     cluster: str | None = None
     report_every: int = 0
@@ -207,6 +208,10 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
         check_programs(settings.engines)
     if settings.sprt is not None and len(settings.engines) != 2:
         raise click.UsageError(f"--sprt tests two engines, not {len(settings.engines)}")
+    names = [spec.name for spec in settings.engines]
+    if settings.anchor is not None and settings.anchor[0] not in names:
+        raise click.UsageError(f"--anchor {settings.anchor[0]!r} is not an engine's name "
+                               f"(names: {', '.join(names)})")
 
     def planned_with(seed: int) -> list:
         try:
@@ -239,7 +244,8 @@ def _play(settings: MatchSettings, planned: list, seed: int,
     executor = make_executor(settings)
     results = ResultsFile(settings.out / RESULTS_NAME)
     try:
-        run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt)
+        run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt,
+                  settings.anchor)
         runner = Runner(run, executor, results,
                         Observers([Progress(settings.report_every), ProgressBar(), ReportWriter(),
                                    *observers]))

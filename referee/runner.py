@@ -105,15 +105,17 @@ def play_task(task: Task) -> TaskResult:
 
 
 def kill_engines() -> None:
-    """Kill every engine of this process now and start no more (a worker's part of a hard
-    stop); :meth:`EnginePool.reopen` undoes the refusal."""
-    POOL.stop()
+    """Kill every engine of this process now: a cluster worker's part of a hard stop (the
+    games they were playing end at once as crashes, which the driver no longer records).
+    Later tasks start fresh engines."""
+    POOL.stop(refuse=False)
 
 
 @dataclass
 class Run:
-    """A run as its observers see it: what is played, by whom, where; ``rows`` are the results
-    rows of the finished games (those of earlier runs first), kept up to date."""
+    """A run as its observers see it: what is played, by whom, where, the SPRT and the ratings'
+    anchor (name, Elo); ``rows`` are the results rows of the finished games (those of earlier
+    runs first), kept up to date."""
 
     setup: Setup
     engines: tuple[EngineSpec, ...]
@@ -121,6 +123,7 @@ class Run:
     out: Path
     seed: int
     sprt: SprtSettings | None = None
+    anchor: tuple[str, float] | None = None
     rows: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -221,5 +224,6 @@ class Runner:
         self.observer.game_finished(row, self.summary)
 
     def _summarize(self) -> dict[str, Any]:
-        return summarize(self._results, self.run.names, sprt=self.run.sprt)
+        return summarize(self._results, self.run.names, sprt=self.run.sprt,
+                         anchor=self.run.anchor)
 
