@@ -20,7 +20,7 @@ import random
 import re
 import signal
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -142,8 +142,9 @@ class MatchSettings:
         return self.pairs or bool(self.book)
 
     def saved(self) -> dict[str, Any]:
-        """What ``match.json`` keeps: every setting the plan and the games depend on
-        (``--games`` is left out, so a run can be extended)."""
+        """What ``match.json`` keeps: every setting the plan, the games and the figures
+        depend on (``--games`` is left out, so a run can be extended). The SPRT and the anchor
+        are kept like the seed: a resume without them uses the saved ones."""
         setup = self.setup
         book = None
         if self.book:
@@ -156,6 +157,9 @@ class MatchSettings:
                 "engines": [spec.as_dict() for spec in self.engines],
                 "time_margin": setup.time_margin, "max_moves": setup.max_moves,
                 "gauntlet": self.gauntlet, "pairs": self.paired, "book": book,
+                "sprt": asdict(self.sprt) if self.sprt else None,
+                "anchor": ({"name": self.anchor[0], "elo": self.anchor[1]} if self.anchor
+                           else None),
                 "seed": self.seed}
 
 
@@ -234,6 +238,10 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
                                    {"seed": random.SystemRandom().randrange(1 << 31)})
         except (SettingsMismatch, OSError) as error:
             raise click.UsageError(one_line(str(error), 300)) from None
+        settings = replace(
+            settings, sprt=SprtSettings(**saved["sprt"]) if saved.get("sprt") else None,
+            anchor=(saved["anchor"]["name"], saved["anchor"]["elo"]) if saved.get("anchor")
+            else None)
         return _play(settings, planned_with(saved["seed"]), saved["seed"], observers)
     finally:
         lock.close()

@@ -213,6 +213,19 @@ def test_sprt_words_may_follow_the_flag_as_fastchess_writes_them(tmp_path, capsy
                    "--out", str(tmp_path / "out"), "--max-moves", "6") == 0
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["sprt"]["model"] == "logistic" and summary["sprt"]["elo1"] == 5
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        cli.main(["stats", str(tmp_path / "out"), "--json"])
+    assert json.loads(capsys.readouterr().out) == summary
+    # a resume without --sprt keeps the run's SPRT; one with another SPRT is refused
+    assert run_cli("--game", "breakthrough", "--engine", INSTANT, "--engine", INSTANT,
+                   "--games", "4", "--out", str(tmp_path / "out"), "--max-moves", "6") == 0
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["games"] == 4 and summary["sprt"]["elo1"] == 5
+    assert run_cli("--game", "breakthrough", "--engine", INSTANT, "--engine", INSTANT,
+                   "--sprt", "elo0=0 elo1=10", "--out", str(tmp_path / "out"),
+                   "--max-moves", "6") == 2
+    assert "holds a match with sprt" in capsys.readouterr().err
 
 
 def test_a_gauntlet_and_a_book_from_the_command_line(tmp_path, capsys):
