@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..cgt import CLOBBER, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, board_cells, components
-from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
+from ..core import BLACK, COLOUR_NAMES, Game, Outcome, Position, Termination
 from ..grid import from_to_text, parse_from_to, render, square_name, two_colour_cells
 
 DEFAULT_SIZE = (10, 10)
@@ -39,7 +39,7 @@ WEIGHT_WON = 8
 # ``solve`` (the root's exact endgame solver, stopped by the clock) tries up to ROOT_SOLVE_LIMIT.
 REGION_LIMIT = 10
 DECOMPOSE_LIMIT = 60  # with more stones in play, the regions are not told apart (it costs)
-SOLVE_LIMIT = 12
+SOLVE_LIMIT = 16
 ROOT_SOLVE_LIMIT = 40
 SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
 SOLVER = SumSolver(CLOBBER, REGION_LIMIT)
@@ -211,14 +211,10 @@ class ClobberPosition(Position):
         cols, rows = self.tables.cols, self.tables.rows
         origin, target = parse_from_to(text, cols, rows)
         move = origin << TARGET_BITS | target
-        if self.outcome is None and move in self._generate():
-            return move
-        raise IllegalMoveError(f"{text.strip().lower()}: {self._why_illegal(origin, target)}")
+        return self._legal(move, text.strip().lower(), origin, target)
 
     def _why_illegal(self, origin: int, target: int) -> str:
         """One line saying why a from-to move is not legal, for the error message."""
-        if self.outcome is not None:
-            return "the game is over"
         cols = self.tables.cols
         colour = COLOUR_NAMES[self.to_move]
         if not self.pieces[self.to_move] >> origin & 1:

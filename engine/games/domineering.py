@@ -42,8 +42,8 @@ WEIGHT_WON = 4
 # told apart (it costs more than it tells that early).
 REGION_LIMIT = 12
 SOLVE_LIMIT = 14
-ROOT_SOLVE_LIMIT = 40
-DECOMPOSE_LIMIT = 40
+ROOT_SOLVE_LIMIT = 44
+DECOMPOSE_LIMIT = 44
 SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
 SOLVER = SumSolver(DOMINEERING, REGION_LIMIT)
 _CACHE_LIMIT = 200_000
