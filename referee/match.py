@@ -259,8 +259,9 @@ def _play(settings: MatchSettings, planned: list, seed: int,
                                    *observers]))
         resumed = f", resuming after {len(run.rows)} finished" if run.rows else ""
         form = " in pairs" if settings.paired else ""
+        clocks = {spec.control.describe() for spec in settings.engines if spec.control}
         click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games{form}{resumed}, "
-                   f"seed {seed}, results in {settings.out}")
+                   f"time {' / '.join(sorted(clocks))}, seed {seed}, results in {settings.out}")
         with interruptible(runner):
             try:
                 stopped = runner.execute()
