@@ -256,6 +256,22 @@ class Position(ABC):
     def diagram(self) -> str:
         """A human-readable picture of the position, rank 1 at the bottom, files labelled."""
 
+    def _legal(self, move, text: str, *details):
+        """``move`` (read from ``text``) when it is legal here; otherwise raise
+        :class:`IllegalMoveError` with ``text`` and the reason: the game is over, or what the
+        game's ``_why_illegal(*details)`` says (``_why_illegal(move)`` without details).
+        Every game's :meth:`parse_move` ends here."""
+        if move in self.legal_moves():
+            return move
+        why = ("the game is over" if self.outcome is not None
+               else self._why_illegal(*(details or (move,))))
+        raise IllegalMoveError(f"{text}: {why}")
+
+    def _why_illegal(self, *details) -> str:
+        """One line saying why a well-formed move is not legal in this position (a game still
+        going), for :meth:`_legal`'s error message; games override it."""
+        return "not a legal move in this position"
+
     def evaluate(self) -> int:
         """A heuristic score for the side to move: positive when it stands better, well inside
         a million. Games that set ``has_evaluation`` override it."""

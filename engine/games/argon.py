@@ -31,7 +31,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..bits import squares_of
-from ..core import (COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError,
+from ..core import (COLOUR_NAMES, WHITE, Game, MoveSyntaxError,
                     Outcome, Position, Termination)
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
@@ -333,14 +333,10 @@ class ArgonPosition(Position):
         else:
             origin, target = parse_from_to(word, cols, rows)
             move = MOVE | origin << SHIFT | target
-        if move in self.legal_moves():
-            return move
-        raise IllegalMoveError(f"{word}: {self._why_illegal(move)}")
+        return self._legal(move, word)
 
     def _why_illegal(self, move: int) -> str:
         """One line saying why a well-formed move is not legal, for the error message."""
-        if self.outcome is not None:
-            return "the game is over"
         if (move < MOVE) != (self.phase == PLACING):
             return ("stones are placed in phase 1" if self.phase == PLACING
                     else "stones are moved in phase 2")

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError, Outcome,
+from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, MoveSyntaxError, Outcome,
                     Position, Termination)
 
 STRIDE = 1 << 32
@@ -502,14 +502,10 @@ class CookieDiscoPosition(Position):
             raise MoveSyntaxError(f"{text.strip()!r}: coordinates beyond ±{HALF_STRIDE - 1}")
         cells = [cell_of(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2)]
         move = (cells[0], cells[1]) if len(cells) == 2 else (None, cells[0])
-        if move in self.legal_moves():
-            return move
-        raise IllegalMoveError(f"{self.move_text(move)}: {self._why_illegal(move)}")
+        return self._legal(move, self.move_text(move))
 
     def _why_illegal(self, move) -> str:
         """One line saying why a well-formed move is not legal, for the error message."""
-        if self.outcome is not None:
-            return "the game is over"
         origin, target = move
         if origin is None:
             if not self.placing:

@@ -25,7 +25,7 @@ masks over the whole board.
 from __future__ import annotations
 
 from ..bits import squares_of
-from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
+from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, Outcome, Position,
                     Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
 
@@ -249,14 +249,10 @@ class KolemPosition(Position):
             move = parse_square(word, SIZE, SIZE)
         else:
             move = step(*parse_from_to(word, SIZE, SIZE))
-        if move in self.legal_moves():
-            return move
-        raise IllegalMoveError(f"{word}: {self._why_illegal(move)}")
+        return self._legal(move, word)
 
     def _why_illegal(self, move: int) -> str:
         """One line saying why a well-formed move is not legal, for the error message."""
-        if self.outcome is not None:
-            return "the game is over"
         colour = COLOUR_NAMES[self.to_move]
         own, opponent = self.pieces[self.to_move], self.pieces[self.to_move ^ 1]
         occupied = own | opponent

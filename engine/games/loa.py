@@ -265,14 +265,10 @@ class LoaPosition(Position):
             raise IllegalMoveError("pass: passing is only legal when no other move exists")
         origin, target = parse_from_to(text, SIZE, SIZE)
         move = origin << 6 | target
-        if move in self.legal_moves():
-            return move
-        raise IllegalMoveError(f"{text.strip().lower()}: {self._why_illegal(origin, target)}")
+        return self._legal(move, text.strip().lower(), origin, target)
 
     def _why_illegal(self, origin: int, target: int) -> str:
         """One line saying why a from-to move is not legal, for the error message."""
-        if self.outcome is not None:
-            return "the game is over"
         colour = COLOUR_NAMES[self.to_move]
         own, opponent = self.pieces[self.to_move], self.pieces[self.to_move ^ 1]
         if not own >> origin & 1:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
-from ..core import BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position, Termination
+from ..core import BLACK, COLOUR_NAMES, WHITE, Game, Outcome, Position, Termination
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
 
@@ -205,14 +205,10 @@ class RacePosition(Position):
     def parse_move(self, text: str) -> int:
         origin, target = parse_from_to(text, self.board.cols, self.board.rows)
         move = origin << MOVE_BITS | target
-        if move in self.legal_moves():
-            return move
-        raise IllegalMoveError(f"{text.strip().lower()}: {self._why_illegal(origin, target)}")
+        return self._legal(move, text.strip().lower(), origin, target)
 
     def _why_illegal(self, origin: int, target: int) -> str:
         """One line saying why a from-to move is not legal, for the error message."""
-        if self.outcome is not None:
-            return "the game is over"
         cols = self.board.cols
         own = self.pieces[self.to_move]
         if not own >> origin & 1:

@@ -26,7 +26,7 @@ captures the nearest piece beyond it (its own entries masked out) when that is a
 
 from __future__ import annotations
 
-from ..core import BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position, Termination
+from ..core import BLACK, COLOUR_NAMES, WHITE, Game, Outcome, Position, Termination
 from ..grid import FILES, from_to_text, parse_from_to, parse_square, square_name
 
 SIZE = 6
@@ -287,14 +287,10 @@ class SurakartaPosition(Position):
     def parse_move(self, text: str) -> int:
         origin, target = parse_from_to(text, SIZE, SIZE)
         move = origin << 6 | target
-        if move in self.legal_moves():
-            return move
-        raise IllegalMoveError(f"{text.strip().lower()}: {self._why_illegal(origin, target)}")
+        return self._legal(move, text.strip().lower(), origin, target)
 
     def _why_illegal(self, origin: int, target: int) -> str:
         """One line saying why a from-to move is not legal, for the error message."""
-        if self.outcome is not None:
-            return "the game is over"
         colour = COLOUR_NAMES[self.to_move]
         own, opponent = self.pieces[self.to_move], self.pieces[self.to_move ^ 1]
         if not own >> origin & 1:
