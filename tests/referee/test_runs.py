@@ -261,3 +261,17 @@ def test_a_missing_cluster_module_or_address_is_one_line(tmp_path, capsys, monke
                    "--cluster", "tcp://127.0.0.1:1", "--out", str(tmp_path / "out")) == 2
     assert "--cluster needs Dask" in capsys.readouterr().err
 
+
+
+def test_a_resume_with_another_book_is_refused(tmp_path, capsys):
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("a2-a3 a7-a6\n")
+    second.write_text("b2-b3 b7-b6\n")
+    base = ["--game", "breakthrough", "--engine", INSTANT, "--engine", INSTANT, "--games", "2",
+            "--max-moves", "6", "--out", str(tmp_path / "out")]
+    assert run_cli(*base, "--openings", str(first)) == 0
+    assert run_cli(*base, "--openings", str(first), "--games", "4") == 0
+    assert len(rows_of(tmp_path / "out")) == 4
+    assert run_cli(*base, "--openings", str(second)) == 2
+    assert "holds a match with book" in capsys.readouterr().err
+    assert len(rows_of(tmp_path / "out")) == 4
