@@ -16,6 +16,8 @@
 // it and count as a draw after PLAYOUT_CAP plies.
 //
 // Flags: --sims N (fixed simulations per move, reproducible with --seed), --seed N,
+// --rate N (at most N simulations per second of the move's allowance: a slower program's
+// strength on any machine at least that fast; --rate 7000 is issue 14's opponent),
 // --move-time S (per move when no clock is set), --time-fraction F (share of the remaining
 // main time per move), --uct-c C, --max-nodes N, --verbose (one line per move on stderr),
 // --bench [SECONDS] (simulations per second from each game's start position, then exit).
@@ -598,6 +600,7 @@ struct Clock {
 
 struct Options {
     long long sims = 0;
+    double rate = 0;  // > 0: at most this many simulations per second of the allowance
     uint64_t seed = 0;
     double move_time = 1.0;
     double time_fraction = 0.08;
@@ -708,6 +711,10 @@ class Game : public GameBase {
             SearchLimits limits;
             limits.seconds = seconds;
             limits.sims = options.sims;
+            if (options.rate > 0) {
+                long long cap = std::max(1LL, static_cast<long long>(options.rate * seconds));
+                limits.sims = limits.sims > 0 ? std::min(limits.sims, cap) : cap;
+            }
             Mcts<S> mcts(options.search);
             move = mcts.search(state_, counts_, limits, rng, stats);
         }
@@ -1040,8 +1047,8 @@ int bench(double seconds, const Options& options) {
 }
 
 const char* const USAGE =
-    "usage: mcts_solver [--sims N] [--seed N] [--move-time S] [--time-fraction F] [--uct-c C]\n"
-    "                   [--max-nodes N] [--verbose] [--bench [SECONDS]]\n"
+    "usage: mcts_solver [--sims N] [--rate N] [--seed N] [--move-time S] [--time-fraction F]\n"
+    "                   [--uct-c C] [--max-nodes N] [--verbose] [--bench [SECONDS]]\n"
     "A GTP engine (clobber, breakthrough, loa): UCT with random playouts and the MCTS-solver.\n";
 
 }  // namespace
@@ -1061,6 +1068,7 @@ int main(int argc, char** argv) {
         };
         try {
             if (flag == "--sims") options.sims = std::stoll(value("--sims"));
+            else if (flag == "--rate") options.rate = std::stod(value("--rate"));
             else if (flag == "--seed") options.seed = std::stoull(value("--seed"));
             else if (flag == "--move-time") options.move_time = std::stod(value("--move-time"));
             else if (flag == "--time-fraction") options.time_fraction = std::stod(value("--time-fraction"));
