@@ -13,9 +13,9 @@ import os
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..records import RESULTS_NAME, SETTINGS_NAME, SUMMARY_NAME, sgf_path
+from ..records import RESULTS_NAME, SETTINGS_NAME, sgf_path
 from ..results import GameResult
-from ..stats import SprtSettings, history, summarize
+from ..stats import history, summarize
 from ..stats.command import engine_names, read_rows, run_anchor, run_sprt
 from .page import ReportData, game_file, game_script, render
 from .replay import replay, sgf_clocks
@@ -47,22 +47,10 @@ def report_data(out: Path) -> ReportData:
     rows = read_rows(path) if path.exists() else []
     names = engine_names(settings, rows)
     results = [GameResult.from_row(row) for row in rows]
-    sprt = run_sprt(settings) or saved_sprt(out)
+    sprt = run_sprt(settings)
     return ReportData(settings, rows, names,
                       summarize(results, names, sprt=sprt, anchor=run_anchor(settings)),
                       history(results, names, sprt=sprt))
-
-
-def saved_sprt(out: Path) -> SprtSettings | None:
-    """The SPRT of the run as ``summary.json`` records it (``match.json`` does not keep it)."""
-    try:
-        sprt = json.loads((out / SUMMARY_NAME).read_text(encoding="utf-8")).get("sprt")
-    except (OSError, ValueError, AttributeError):
-        return None
-    if not isinstance(sprt, Mapping):
-        return None
-    return SprtSettings(**{key: sprt[key] for key in ("elo0", "elo1", "alpha", "beta", "model")
-                           if key in sprt})
 
 
 def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any]) -> Path:

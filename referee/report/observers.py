@@ -67,7 +67,8 @@ class ReportWriter(RunObserver):
         self.rows = list(run.rows)
         self.history = history(results, run.names, sprt=run.sprt)
         self.data = ReportData(settings, self.rows, run.names,
-                               summarize(results, run.names, sprt=run.sprt), self.history,
+                               summarize(results, run.names, sprt=run.sprt, anchor=run.anchor),
+                               self.history,
                                len(run.planned))
         self._safely(self._missing_games)
         self._write()

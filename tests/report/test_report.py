@@ -223,7 +223,7 @@ def test_the_server_gives_the_report_and_the_games_in_progress_only(breakthrough
 
 def fake_run(out: Path, rows: list[dict], sprt=None) -> SimpleNamespace:
     engines = (EngineSpec("a", "ours"), EngineSpec("b", "random", control=TimeControl(5.0)))
-    return SimpleNamespace(out=out, rows=rows, names=["ours", "random"], sprt=sprt,
+    return SimpleNamespace(out=out, rows=rows, names=["ours", "random"], sprt=sprt, anchor=None,
                            planned=[None] * 6, setup=Setup("breakthrough"), engines=engines)
 
 
@@ -285,9 +285,13 @@ def test_the_live_view_follows_the_moves_of_a_game_in_progress(tmp_path):
 
 
 def test_match_serves_its_report_while_it_runs_and_stops_after(tmp_path, capsys):
-    out = run_match(tmp_path / "served", "breakthrough", 1, 8, "--serve", "0")
+    out = run_match(tmp_path / "served", "breakthrough", 1, 8, "--serve", "0",
+                    "--sprt", "elo0=0 elo1=300")
     error = capsys.readouterr().err
     [url] = re.findall(r"live report at (http://127\.0\.0\.1:\d+/report\.html)", error)
-    assert (out / REPORT_NAME).exists() and (out / game_file(1)).exists()
+    assert '<section id="sprt">' in (out / REPORT_NAME).read_text()
+    assert (out / game_file(1)).exists()
+    write_report(out)   # rebuilt from the records alone: the SPRT is still there
+    assert '<section id="sprt">' in (out / REPORT_NAME).read_text()
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(url, timeout=5)
