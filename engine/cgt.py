@@ -205,6 +205,27 @@ that zero regions drop out and the classes of the others are known.
             self.outcomes[shape] = known
         return known
 
+    def outcome_within(self, shape: Shape, nodes: int) -> tuple[bool, bool] | None:
+        """:meth:`outcome`, or ``None`` if it needs more than ``nodes`` new searched positions
+        (what was proven on the way stays in the tables)."""
+        return self._within(nodes, lambda: self.outcome(shape))
+
+    def wins_within(self, shapes, colour: int, nodes: int) -> bool | None:
+        """:meth:`wins`, or ``None`` if it needs more than ``nodes`` new searched positions."""
+        return self._within(nodes, lambda: self.wins(shapes, colour))
+
+    def _within(self, nodes: int, work):
+        limit, previous = self.nodes + nodes, self.stop
+        self.stop = lambda: self.nodes > limit or (previous is not None and previous())
+        try:
+            return work()
+        except OutOfBudget:
+            if previous is not None and previous():
+                raise
+            return None
+        finally:
+            self.stop = previous
+
     def simplify(self, shapes) -> tuple[Shape, ...]:
         """The sum with its zero regions dropped and its pairs G, -G cancelled, sorted."""
         kept: list[Shape] = []
@@ -242,7 +263,7 @@ that zero regions drop out and the classes of the others are known.
         if known is not None:
             return known
         self.nodes += 1
-        if self.stop is not None and not self.nodes & 255 and self.stop():
+        if self.stop is not None and not self.nodes & 63 and self.stop():
             raise OutOfBudget
         decided = self._by_classes(shapes, colour)
         if decided is None:

@@ -73,6 +73,15 @@ def test_a_region_and_its_negative_cancel_in_domineering():
     assert not solver.wins([vertical, vertical, horizontal], WHITE)
 
 
+def test_a_capped_solve_gives_up_and_resumes_with_the_same_answer():
+    rectangle = domineering_shape([".....", ".....", ".....", "....."])
+    capped = SumSolver(DOMINEERING, region_limit=6)
+    assert capped.wins_within([rectangle], BLACK, 64) is None
+    while (answer := capped.wins_within([rectangle], BLACK, 500)) is None:
+        pass  # each call continues from what the earlier ones proved
+    assert answer == SumSolver(DOMINEERING, region_limit=6).wins([rectangle], BLACK)
+
+
 def test_shapes_are_the_same_wherever_and_however_turned():
     # An x at a corner with an o on one side and an x on the other, four ways round.
     assert clobber_shape(["xo", "x."]) == clobber_shape([".x", "ox"]) == clobber_shape(

@@ -42,6 +42,9 @@ DECOMPOSE_LIMIT = 60  # with more stones in play, the regions are not told apart
 SOLVE_LIMIT = 16
 ROOT_SOLVE_LIMIT = 40
 SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
+# The evaluation's exact work is capped: a region or a sum needing more new searched positions
+# than this counts as unsolved there (the clock is only looked at between evaluations).
+EVAL_NODES = 400
 SOLVER = SumSolver(CLOBBER, REGION_LIMIT)
 _ANALYSIS_LIMIT = 200_000
 _analysis: dict[tuple[int, int, int], list] = {}
@@ -126,7 +129,8 @@ def open_regions(black: int, white: int, tables: BoardTables) -> list:
         for region in live_regions(black, white, tables):
             outcome = None
             if region.bit_count() <= REGION_LIMIT:
-                outcome = SOLVER.outcome(region_shape(black, white, region, tables.cols))
+                outcome = SOLVER.outcome_within(
+                    region_shape(black, white, region, tables.cols), EVAL_NODES)
             if outcome != ZERO:
                 found.append((region, outcome))
         if len(_analysis) > _ANALYSIS_LIMIT:
@@ -250,7 +254,9 @@ class ClobberPosition(Position):
         score = (WEIGHT_IN_PLAY * (own.bit_count() - opponent.bit_count())
                  + WEIGHT_ACTIVE * active + WEIGHT_WON * (won if mover == BLACK else -won))
         if playing.bit_count() <= SOLVE_LIMIT:
-            score += SOLVED if self._sum_wins(regions) else -SOLVED
+            solved = self._sum_wins(regions, EVAL_NODES)
+            if solved is not None:
+                score += SOLVED if solved else -SOLVED
         return score
 
     def search_moves(self) -> list[int]:
@@ -281,11 +287,13 @@ class ClobberPosition(Position):
         finally:
             SOLVER.stop = None
 
-    def _sum_wins(self, regions: list) -> bool:
+    def _sum_wins(self, regions: list, nodes: int | None = None) -> bool | None:
         black, white = self.pieces
         cols = self.tables.cols
         shapes = [region_shape(black, white, region, cols) for region, _ in regions]
-        return SOLVER.wins(shapes, self.to_move)
+        if nodes is None:
+            return SOLVER.wins(shapes, self.to_move)
+        return SOLVER.wins_within(shapes, self.to_move, nodes)
 
     def key(self) -> tuple[int, int, int]:
         return self.pieces[0], self.pieces[1], self.to_move

@@ -45,6 +45,9 @@ SOLVE_LIMIT = 14
 ROOT_SOLVE_LIMIT = 44
 DECOMPOSE_LIMIT = 44
 SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
+# The evaluation's exact work is capped: a region or a sum needing more new searched positions
+# than this counts as unsolved there (the clock is only looked at between evaluations).
+EVAL_NODES = 400
 SOLVER = SumSolver(DOMINEERING, REGION_LIMIT)
 _CACHE_LIMIT = 200_000
 _analysis: dict[tuple[int, int], list] = {}
@@ -127,7 +130,7 @@ def open_regions(empty: int, tables: BoardTables) -> list:
         for region in components(empty, lambda squares: neighbours(squares, tables), playing):
             outcome = None
             if region.bit_count() <= REGION_LIMIT:
-                outcome = SOLVER.outcome(region_shape(region, tables.cols))
+                outcome = SOLVER.outcome_within(region_shape(region, tables.cols), EVAL_NODES)
             if outcome != ZERO:
                 found.append((region, outcome))
         if len(_analysis) > _CACHE_LIMIT:
@@ -280,7 +283,9 @@ class DomineeringPosition(Position):
                  + WEIGHT_WON * won)
         score = TEMPO + (score if self.to_move == BLACK else -score)
         if empty.bit_count() <= SOLVE_LIMIT:
-            score += SOLVED if self._sum_wins(regions) else -SOLVED
+            solved = self._sum_wins(regions, EVAL_NODES)
+            if solved is not None:
+                score += SOLVED if solved else -SOLVED
         return score
 
     def search_moves(self) -> list[int]:
@@ -311,9 +316,12 @@ class DomineeringPosition(Position):
         finally:
             SOLVER.stop = None
 
-    def _sum_wins(self, regions: list) -> bool:
+    def _sum_wins(self, regions: list, nodes: int | None = None) -> bool | None:
         cols = self.tables.cols
-        return SOLVER.wins([region_shape(region, cols) for region, _ in regions], self.to_move)
+        shapes = [region_shape(region, cols) for region, _ in regions]
+        if nodes is None:
+            return SOLVER.wins(shapes, self.to_move)
+        return SOLVER.wins_within(shapes, self.to_move, nodes)
 
     def key(self) -> tuple[int, int]:
         return self.covered[0] | self.covered[1], self.to_move

@@ -145,7 +145,7 @@ class AlphaBeta:
 
     def _search(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if not self.nodes & 511 and self._budget.past_hard():
+        if not self.nodes & 63 and self._budget.past_hard():
             raise _OutOfTime
         if position.outcome is not None:
             return self._final_score(position, ply)
@@ -228,7 +228,7 @@ class AlphaBeta:
         alpha = max(alpha, standing)
         for move in moves:
             self.nodes += 1
-            if not self.nodes & 511 and self._budget.past_hard():
+            if not self.nodes & 63 and self._budget.past_hard():
                 raise _OutOfTime
             position.play(move)
             try:

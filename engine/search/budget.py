@@ -11,8 +11,12 @@ import time
 from dataclasses import dataclass, field
 
 # Seconds kept back from every allowance for process start-up, pipes and the referee's own
-# bookkeeping: the clock runs from the moment the referee writes ``genmove``.
-LATENCY_MARGIN = 0.05
+# bookkeeping: the clock runs from the moment the referee writes ``genmove``. On a loaded
+# machine (two games at once on two cores, and more) a process may wait that long for a core.
+LATENCY_MARGIN = 0.1
+# At most this share of the time left goes into one move's hard limit, so that a move that
+# overruns (a core taken by another process) still leaves time for the next.
+CLOCK_SHARE = 0.8
 
 
 @dataclass
@@ -94,12 +98,12 @@ class TimeKeeper:
             return _bounded(0.6 * share, 0.85 * share, seconds)
         reserve = self.byo_yomi / self.stones if self.byo_yomi and self.stones else 0.0
         bonus = reserve + self.increment
-        target = seconds / max(moves_to_go, 1) + 0.8 * bonus
+        target = seconds / max(moves_to_go, 1) + 0.7 * bonus
         return _bounded(target, min(4 * target, 0.25 * seconds + 0.9 * bonus), seconds + reserve)
 
 
 def _bounded(soft: float, hard: float, available: float) -> tuple[float, float]:
     """Soft and hard limits kept safely inside the ``available`` seconds."""
-    ceiling = max(0.0, 0.9 * available - LATENCY_MARGIN)
+    ceiling = max(0.0, CLOCK_SHARE * available - LATENCY_MARGIN)
     hard = max(0.005, min(hard, ceiling))
     return max(0.002, min(soft, hard)), hard
