@@ -86,7 +86,8 @@ struct Rng {
 // --- squares and move texts (SPEC 1.4) -------------------------------------------------------
 
 std::string square_name(int square, int cols) {
-    return std::string(1, static_cast<char>('a' + square % cols)) + std::to_string(square / cols + 1);
+    return std::string(1, static_cast<char>('a' + square % cols)) +
+           std::to_string(square / cols + 1);
 }
 
 std::string from_to_text(int from, int to, bool capture, int cols) {
@@ -175,7 +176,8 @@ struct Clobber {
 
     void init(int c, int r) {
         cols = c; rows = r; side = BLACK; over = ONGOING;
-        for (int sq = 0; sq < cols * rows; ++sq) cell[sq] = ((sq / cols + sq % cols) % 2 == 0) ? 1 : 2;
+        for (int sq = 0; sq < cols * rows; ++sq)
+            cell[sq] = ((sq / cols + sq % cols) % 2 == 0) ? 1 : 2;
     }
 
     template <class Out>
@@ -251,8 +253,8 @@ struct Breakthrough {
         cell[to] = cell[from];
         cell[from] = 0;
         int rank = to / cols;
-        if ((side == WHITE && rank == rows - 1) || (side == BLACK && rank == 0) || count[side ^ 1] == 0)
-            over = side;
+        bool goal = side == WHITE ? rank == rows - 1 : rank == 0;
+        if (goal || count[side ^ 1] == 0) over = side;
         side ^= 1;
     }
 
@@ -368,7 +370,8 @@ struct Loa {
 
     bool is_capture(Move m) const { return m != PASS && (b[side ^ 1] >> move_to(m) & 1); }
     uint64_t key() const {
-        uint64_t h = b[0] * 0x9e3779b97f4a7c15ull ^ (b[1] + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
+        uint64_t h = b[0] * 0x9e3779b97f4a7c15ull ^
+                     (b[1] + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
         return h ^ (side ? 0xd6e8feb86659fd93ull : 0);
     }
     char mark(int sq) const { return (b[0] >> sq & 1) ? 'X' : (b[1] >> sq & 1) ? 'O' : '.'; }
@@ -397,7 +400,7 @@ int playout(S state, Rng& rng, MoveList& moves) {
     }
 }
 
-// --- MCTS with the MCTS-solver --------------------------------------------------------------------
+// --- MCTS with the MCTS-solver -----------------------------------------------------------
 
 struct SearchLimits {
     double seconds = 1.0;     // stop after this long (always applied: the clock's safety)
@@ -452,7 +455,7 @@ class Mcts {
         uint32_t children = 0;  // 0: a leaf (not expanded yet, or terminal)
         uint32_t visits = 0;
         float wins = 0;         // for the side that played `move`
-        int8_t proven = 0;      // +1 a proven win, -1 a proven loss, for the side that played `move`
+        int8_t proven = 0;      // +1 proven win, -1 proven loss, for the side that played `move`
         uint8_t drawn = 0;      // a terminal draw (LOA)
     };
 
@@ -481,7 +484,8 @@ class Mcts {
             const Node& child = nodes_[i];
             if (child.proven < 0) continue;
             if (child.proven > 0 || child.visits == 0) return i;
-            double value = child.wins / child.visits + settings_.uct_c * std::sqrt(log_n / child.visits);
+            double value = child.wins / child.visits +
+                           settings_.uct_c * std::sqrt(log_n / child.visits);
             if (value > best_value) { best_value = value; best = i; }
         }
         return best;
@@ -507,7 +511,9 @@ class Mcts {
                     newly_proven = true;
                     break;
                 }
-                if (state.over == DRAW || (S::kRepetition && depth > 0 && repeated_thrice(keys_.back(), history))) {
+                bool repeated =
+                    S::kRepetition && depth > 0 && repeated_thrice(keys_.back(), history);
+                if (state.over == DRAW || repeated) {
                     node.drawn = 1;
                     winner = DRAW;
                     break;
@@ -588,7 +594,7 @@ class Mcts {
     }
 };
 
-// --- one game as the protocol sees it ---------------------------------------------------------------
+// --- one game as the protocol sees it ----------------------------------------------------
 
 struct Clock {
     bool set = false;
@@ -682,7 +688,8 @@ class Game : public GameBase {
             if (!error.empty()) return "syntax error: " + error;
             move = make_move(from, to);
             if (std::find(moves.begin(), moves.end(), move) == moves.end())
-                return "illegal move: " + word + ": not a legal move for " + COLOUR_NAME[state_.side];
+                return "illegal move: " + word + ": not a legal move for " +
+                       COLOUR_NAME[state_.side];
         }
         push(move);
         return "";
@@ -699,7 +706,8 @@ class Game : public GameBase {
     std::string diagram() const override {
         std::vector<char> cells(cols_ * rows_);
         for (int sq = 0; sq < cols_ * rows_; ++sq) cells[sq] = state_.mark(sq);
-        return render(cols_, rows_, cells, std::string("X black, O white; ") + COLOUR_NAME[state_.side] + " to move");
+        return render(cols_, rows_, cells,
+                      std::string("X black, O white; ") + COLOUR_NAME[state_.side] + " to move");
     }
 
     std::string genmove(double seconds, const Options& options, Rng& rng) override {
@@ -722,8 +730,10 @@ class Game : public GameBase {
         if (options.verbose)
             std::fprintf(stderr, "%s %s: %lld sims in %.2f s (%.0f/s), %zu nodes, value %.3f%s\n",
                          COLOUR_NAME[state_.side], chosen.c_str(), stats.sims, stats.seconds,
-                         stats.seconds > 0 ? stats.sims / stats.seconds : 0.0, stats.nodes, stats.value,
-                         stats.proven > 0 ? " (proven win)" : stats.proven < 0 ? " (proven loss)" : "");
+                         stats.seconds > 0 ? stats.sims / stats.seconds : 0.0, stats.nodes,
+                         stats.value,
+                         stats.proven > 0 ? " (proven win)"
+                         : stats.proven < 0 ? " (proven loss)" : "");
         push(move);
         return chosen;
     }
@@ -764,14 +774,19 @@ std::unique_ptr<GameBase> make_game(const std::string& name) {
     return nullptr;
 }
 
-// --- the protocol (SPEC section 1) ----------------------------------------------------------------
+// --- the protocol (SPEC section 1) -------------------------------------------------------
 
 struct Failure {
     std::string message;
 };
 
+const char* result_text(int outcome) {
+    return outcome == DRAW ? "0" : outcome == BLACK ? "B+" : "W+";
+}
+
 bool is_whole(const std::string& word) {
-    return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !word.empty() &&
+           std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 bool parse_number(const std::string& word, double& value) {
@@ -789,7 +804,8 @@ bool parse_number(const std::string& word, double& value) {
 
 class Engine {
   public:
-    explicit Engine(const Options& options) : options_(options), rng_(options.seed), game_(make_game("clobber")) {}
+    explicit Engine(const Options& options)
+        : options_(options), rng_(options.seed), game_(make_game("clobber")) {}
 
     // The answer text; throws Failure for a failure answer. Sets quit_ for "quit".
     std::string answer(const std::string& name, const std::vector<std::string>& args) {
@@ -802,7 +818,8 @@ class Engine {
         }
         if (name == "list_commands") {
             std::string out;
-            for (const char* command : commands()) out += std::string(out.empty() ? "" : "\n") + command;
+            for (const char* command : commands())
+                out += std::string(out.empty() ? "" : "\n") + command;
             return out;
         }
         if (name == "quit") { quit_ = true; return ""; }
@@ -827,17 +844,18 @@ class Engine {
             for (const auto& text : game_->legal_texts()) out += (out.empty() ? "" : " ") + text;
             return out;
         }
-        if (name == "side_to_move") return game_->outcome() != ONGOING ? "none" : COLOUR_NAME[game_->side()];
+        if (name == "side_to_move")
+            return game_->outcome() != ONGOING ? "none" : COLOUR_NAME[game_->side()];
         if (name == "final_score") {
             int outcome = game_->outcome();
             if (outcome == ONGOING) throw Failure{"cannot score: game is not over"};
-            return outcome == DRAW ? "0" : outcome == BLACK ? "B+" : "W+";
+            return result_text(outcome);
         }
         if (name == "showboard") {
             std::string status;
             int outcome = game_->outcome();
             if (outcome != ONGOING)
-                status = std::string("\ngame over: ") + (outcome == DRAW ? "0" : outcome == BLACK ? "B+" : "W+");
+                status = std::string("\ngame over: ") + result_text(outcome);
             return "\n" + game_->diagram() + status;
         }
         if (name == "time_settings") return time_settings(args);
@@ -856,9 +874,10 @@ class Engine {
 
     static const std::vector<const char*>& commands() {
         static const std::vector<const char*> names = {
-            "boardsize", "clear_board", "final_score", "genmove", "known_command", "komi", "legal_moves",
-            "list_commands", "list_games", "name", "play", "protocol_version", "quit", "set_game",
-            "showboard", "side_to_move", "time_left", "time_settings", "undo", "version"};
+            "boardsize", "clear_board", "final_score", "genmove", "known_command", "komi",
+            "legal_moves", "list_commands", "list_games", "name", "play", "protocol_version",
+            "quit", "set_game", "showboard", "side_to_move", "time_left", "time_settings", "undo",
+            "version"};
         return names;
     }
 
@@ -882,19 +901,23 @@ class Engine {
     std::string set_game(const std::vector<std::string>& args) {
         if (args.empty()) throw Failure{"syntax error: expected a game name and KEY=VALUE options"};
         auto game = make_game(args[0]);
-        if (!game) throw Failure{"unknown game: " + args[0] + " (this engine plays clobber, breakthrough, loa)"};
-        if (args.size() > 1) throw Failure{"syntax error: " + game->name() + " takes no options, got " + args[1]};
+        if (!game)
+            throw Failure{"unknown game: " + args[0] +
+                          " (this engine plays clobber, breakthrough, loa)"};
+        if (args.size() > 1)
+            throw Failure{"syntax error: " + game->name() + " takes no options, got " + args[1]};
         game_ = std::move(game);
         return "";
     }
 
     std::string boardsize(const std::vector<std::string>& args) {
-        if ((args.size() != 1 && args.size() != 2) || !is_whole(args[0]) || !is_whole(args.back()) ||
-            args[0].size() > 4 || args.back().size() > 4)
+        if ((args.size() != 1 && args.size() != 2) || !is_whole(args[0]) ||
+            !is_whole(args.back()) || args[0].size() > 4 || args.back().size() > 4)
             throw Failure{"syntax error: expected boardsize N or boardsize COLS ROWS"};
         int cols = std::stoi(args[0]), rows = std::stoi(args.back());
         if (!game_->resize(cols, rows))
-            throw Failure{"unacceptable size: " + std::to_string(cols) + "x" + std::to_string(rows) + " for " + game_->name()};
+            throw Failure{"unacceptable size: " + std::to_string(cols) + "x" +
+                          std::to_string(rows) + " for " + game_->name()};
         return "";
     }
 
@@ -941,8 +964,9 @@ class Engine {
     std::string time_settings(const std::vector<std::string>& args) {
         expect(args, 3, "time_settings MAIN BYO_YOMI STONES");
         double main, byo;
-        if (!parse_number(args[0], main) || !parse_number(args[1], byo) || main < 0 || byo < 0 || !is_whole(args[2]))
-            throw Failure{"syntax error: expected time_settings MAIN BYO_YOMI STONES (seconds, seconds, count)"};
+        if (!parse_number(args[0], main) || !parse_number(args[1], byo) || main < 0 || byo < 0 ||
+            !is_whole(args[2]))
+            throw Failure{"syntax error: expected time_settings MAIN BYO_YOMI STONES"};
         clock_ = Clock{};
         clock_.set = true;
         clock_.main = main;
@@ -986,7 +1010,8 @@ std::string format_answer(bool success, const std::string& id, const std::string
     bool first = true;
     while (true) {
         size_t end = text.find('\n', start);
-        std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        std::string line =
+            text.substr(start, end == std::string::npos ? std::string::npos : end - start);
         if (first) {
             if (!line.empty()) out += " " + line;
             first = false;
@@ -1039,7 +1064,8 @@ int bench(double seconds, const Options& options) {
         game->resize(c.cols, c.rows);
         long long sims = 0;
         double spent = game->bench(seconds, options, rng, sims);
-        std::printf("%-13s %dx%d  %9lld simulations in %5.2f s  %8.0f simulations/s (start position)\n",
+        std::printf("%-13s %dx%d  %9lld simulations in %5.2f s  %8.0f simulations/s"
+                    " (start position)\n",
                     c.game, c.cols, c.rows, sims, spent, sims / spent);
         std::fflush(stdout);
     }
@@ -1055,7 +1081,8 @@ const char* const USAGE =
 
 int main(int argc, char** argv) {
     Options options;
-    options.seed = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    options.seed =
+        static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
     double bench_seconds = -1;
     for (int i = 1; i < argc; ++i) {
         std::string flag = argv[i];
@@ -1071,9 +1098,11 @@ int main(int argc, char** argv) {
             else if (flag == "--rate") options.rate = std::stod(value("--rate"));
             else if (flag == "--seed") options.seed = std::stoull(value("--seed"));
             else if (flag == "--move-time") options.move_time = std::stod(value("--move-time"));
-            else if (flag == "--time-fraction") options.time_fraction = std::stod(value("--time-fraction"));
+            else if (flag == "--time-fraction")
+                options.time_fraction = std::stod(value("--time-fraction"));
             else if (flag == "--uct-c") options.search.uct_c = std::stod(value("--uct-c"));
-            else if (flag == "--max-nodes") options.search.max_nodes = std::stoull(value("--max-nodes"));
+            else if (flag == "--max-nodes")
+                options.search.max_nodes = std::stoull(value("--max-nodes"));
             else if (flag == "--verbose") options.verbose = true;
             else if (flag == "--bench") {
                 bench_seconds = 5;
