@@ -943,10 +943,11 @@ class Engine {
 
     // Seconds for this move: a fixed share of the main time left (plus most of a byo-yomi
     // stone's share), or of the period in byo-yomi, less a margin for pipes and start-up.
+    // Without a clock: --move-time, or no limit at all with --sims (reproducible play).
     double allowance(int who) const {
         const Clock& c = clock_;
         bool unlimited = !c.set || (c.byo_yomi > 0 && c.stones == 0);
-        if (unlimited) return options_.move_time;
+        if (unlimited) return options_.sims > 0 ? 1e9 : options_.move_time;
         double left = c.left[who] >= 0 ? c.left[who] : c.main;
         int stones = c.left[who] >= 0 ? c.left_stones[who] : 0;
         if (left <= 0 && stones == 0 && c.stones > 0) { left = c.byo_yomi; stones = c.stones; }
