@@ -114,7 +114,11 @@ def test_a_perfect_score_has_an_infinite_elo_and_summary_writes_null():
     estimate = wdl_estimate(wins=5, draws=0, losses=0)
     assert estimate.elo == math.inf and estimate.los == 1.0
     summary = summarize([_game(n, 1, 2, 0) for n in range(1, 6)], ["a", "b"])
-    assert summary["elo"] is None and summary["elo_95"] == [None, None]
+    # No spread: Wilson's interval, whose lower end for 5 of 5 is a score of 5 / (5 + z^2).
+    z2 = 1.959963984540054 ** 2
+    lower = 400 * math.log10((5 / (5 + z2)) / (z2 / (5 + z2)))
+    assert summary["elo"] is None
+    assert summary["elo_95"][0] == pytest.approx(lower) and summary["elo_95"][1] is None
     json.dumps(summary, allow_nan=False)
 
 

@@ -17,6 +17,16 @@ Normalized Elo"; fastchess ``elo_wdl.cpp``/``elo_pentanomial.cpp``):
 A score of 0 or 1, or an interval end beyond them, gives an infinite Elo; a distribution with
 no spread (every unit scored the same) an infinite or undefined nElo (``nan``). The summary
 writes such values as ``null``.
+
+With no spread the normal interval has no width at all (20 wins in 20 games would claim
+``[+inf, +inf]``), which no one should trust. There the interval is Wilson's score interval
+for a proportion ``mu`` over ``N`` units instead, ``(mu + z^2/2N -+ z sqrt(mu (1 - mu)/N +
+z^2/4N^2)) / (1 + z^2/N)``, which keeps a finite end: 10 perfect pairs give a score in
+``[0.722, 1]``, at least +166 Elo.
+
+>>> e = estimate([0.0, 0.25, 0.5, 0.75, 1.0], [0, 0, 0, 0, 10], games_per_unit=2)
+>>> round(e.elo_low, 1), e.elo_high
+(166.2, inf)
 """
 
 from __future__ import annotations
@@ -87,7 +97,24 @@ def estimate(values: Sequence[float], counts: Sequence[int], games_per_unit: int
         los = 0.5 * (1 + math.erf((mu - 0.5) / (se * math.sqrt(2))))
     else:
         los = 0.5 if mu == 0.5 else float(mu > 0.5)
+    low, high = (mu - Z_95 * se, mu + Z_95 * se) if var > 0 else wilson_interval(mu, units)
     return Estimate(units=units, games=units * games_per_unit, score=mu, variance=var,
-                    elo=score_to_elo(mu), elo_low=score_to_elo(mu - Z_95 * se),
-                    elo_high=score_to_elo(mu + Z_95 * se), nelo=nelo,
+                    elo=score_to_elo(mu), elo_low=score_to_elo(low),
+                    elo_high=score_to_elo(high), nelo=nelo,
                     nelo_error=Z_95 * NELO_SCALE / math.sqrt(games_per_unit * units), los=los)
+
+
+def wilson_interval(mu: float, units: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion ``mu`` observed over ``units`` trials.
+
+    >>> [round(end, 3) for end in wilson_interval(1.0, 10)]
+    [0.722, 1.0]
+    """
+    z2 = Z_95 * Z_95
+    scale = 1 + z2 / units
+    centre = (mu + z2 / (2 * units)) / scale
+    half = Z_95 * math.sqrt(mu * (1 - mu) / units + z2 / (4 * units * units)) / scale
+    # At a score of exactly 0 or 1 that end is exact; keep round-off from moving it.
+    low = 0.0 if mu == 0.0 else max(0.0, centre - half)
+    high = 1.0 if mu == 1.0 else min(1.0, centre + half)
+    return low, high
