@@ -161,6 +161,19 @@ class EnginePool:
         for channel in channels:
             channel.close()
 
+    def release(self, threads: Callable[[int], bool], kill: bool) -> None:
+        """Close (``kill``: at once) the engines of the threads whose ident ``threads`` picks,
+        leaving the others alone: a long-lived cluster worker lets go of one run's engines
+        while other tasks on it go on."""
+        with self._lock:
+            keys = [key for key in self._live if threads(key[0])]
+            channels = [self._live.pop(key) for key in keys]
+        for channel in channels:
+            if kill:
+                channel.kill()
+            else:
+                channel.close()
+
     def stop(self, refuse: bool = True) -> None:
         """Kill every engine now; with ``refuse``, start no more until :meth:`reopen`."""
         with self._lock:

@@ -24,6 +24,11 @@ from concurrent.futures import Future
 from typing import Any, Callable, Iterable
 
 
+class ExecutorError(Exception):
+    """The executor cannot go on (a cluster's scheduler is gone): the run stops; the message
+    is one line, and the games already finished are written, so the run can be resumed."""
+
+
 class Executor(ABC):
     """Runs tasks somewhere. ``slots`` is how many tasks are worth keeping in flight now (it
     may change, as a cluster gains or loses workers); ``in_process`` says whether tasks run in
@@ -38,7 +43,8 @@ class Executor(ABC):
 
     @abstractmethod
     def wait(self, futures: Iterable[Future], timeout: float | None) -> set[Future]:
-        """The done ones among ``futures``: at least one, unless ``timeout`` seconds pass."""
+        """The done ones among ``futures``: at least one, unless ``timeout`` seconds pass.
+        Raises :class:`ExecutorError` when it cannot go on."""
 
     @abstractmethod
     def shutdown(self, cancel: bool) -> None:

@@ -8,8 +8,9 @@ the referee's rules), the plan. Then the folder is locked (a second referee on i
 other settings is refused), and the runner plays what is left.
 
 Exit statuses: 0 when the run ended (every game played, or an SPRT verdict); 130 when stopped
-by Ctrl-C (the first drains, the second stops at once); usage errors are raised as
-:class:`click.UsageError` (status 2, one line).
+by Ctrl-C (the first drains, the second stops at once); 1 when the executor cannot go on (a
+cluster's scheduler gone: one line, the finished games kept for a resume); usage errors are
+raised as :class:`click.UsageError` (status 2, one line).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import click
 from .clock import TimeControl
 from .config import TIME_KEYS, ConfigError, parse_engine_option
 from .entrants import EngineSetupError, EngineSpec, cannot_start, default_names
-from .executor import Executor, ThreadExecutor
+from .executor import Executor, ExecutorError, ThreadExecutor
 from .game import Setup, one_line
 from .observer import Observers, RunObserver
 from .openings import Opening
@@ -267,6 +268,9 @@ def _play(settings: MatchSettings, planned: list, seed: int,
                 stopped = runner.execute()
             except EngineSetupError as error:
                 raise click.UsageError(str(error)) from None
+            except ExecutorError as error:
+                click.echo(f"{PROGRAM}: error: {one_line(str(error), 300)}", err=True)
+                return 1
     finally:
         results.close()
     if stopped in ("interrupted", "aborted"):
