@@ -30,6 +30,7 @@ from typing import Callable, Iterator
 Cell = tuple[int, int, int]
 Shape = tuple[Cell, ...]
 
+CACHE_LIMIT = 500_000
 # Outcome classes: (Left wins moving first, Right wins moving first).
 POSITIVE, NEGATIVE, FUZZY, ZERO = (True, False), (False, True), (True, True), (False, False)
 
@@ -93,22 +94,46 @@ def _split(cells: set[tuple[int, int]]) -> Iterator[set[tuple[int, int]]]:
 
 
 class RegionRules:
-    """The rules of one game's regions; subclasses give the moves and the negative."""
+    """The rules of one game's regions; subclasses give the moves and the negative.
+
+    Normal forms and negatives are cached (up to :data:`CACHE_LIMIT` each): the same regions
+    come back all the time, and normalising is most of a solver's work otherwise.
+    """
 
     # Maps (x, y) -> (x', y') of the symmetries that keep a region the same game.
     symmetries: tuple[Callable[[int, int], tuple[int, int]], ...] = ()
 
+    def __init__(self) -> None:
+        self._normal: dict[Shape, Shape] = {}
+        self._negative: dict[Shape, Shape] = {}
+
     def normal(self, cells) -> Shape:
         """The canonical shape of a region: the least over the symmetries, at the origin."""
-        return min(_translated([(*turn(x, y), kind) for x, y, kind in cells])
-                   for turn in self.symmetries)
-
-    def options(self, shape: Shape, colour: int) -> Iterator[list[Shape]]:
-        """For each move of ``colour`` in ``shape``: the live regions it leaves (normalised)."""
-        raise NotImplementedError
+        placed = _translated(cells)
+        shape = self._normal.get(placed)
+        if shape is None:
+            shape = min(_translated([(*turn(x, y), kind) for x, y, kind in placed])
+                        for turn in self.symmetries)
+            if len(self._normal) > CACHE_LIMIT:
+                self._normal.clear()
+            self._normal[placed] = shape
+        return shape
 
     def negative(self, shape: Shape) -> Shape:
         """The shape of the region's negative (the same game with the players' roles swapped)."""
+        negative = self._negative.get(shape)
+        if negative is None:
+            negative = self._negated(shape)
+            if len(self._negative) > CACHE_LIMIT:
+                self._negative.clear()
+            self._negative[shape] = negative
+        return negative
+
+    def _negated(self, shape: Shape) -> Shape:
+        raise NotImplementedError
+
+    def options(self, shape: Shape, colour: int) -> Iterator[list[Shape]]:
+        """For each move of ``colour`` in ``shape``: the live regions it leaves (normalised)."""
         raise NotImplementedError
 
     def size(self, shape: Shape) -> int:
@@ -144,7 +169,7 @@ class ClobberRules(RegionRules):
                 regions.append(self.normal([(x, y, board[(x, y)]) for x, y in part]))
         return regions
 
-    def negative(self, shape):
+    def _negated(self, shape):
         return self.normal([(x, y, kind ^ 1) for x, y, kind in shape])
 
 
@@ -168,7 +193,7 @@ class DomineeringRules(RegionRules):
         return [self.normal([(x, y, 0) for x, y in part])
                 for part in _split(empty) if len(part) > 1]
 
-    def negative(self, shape):
+    def _negated(self, shape):
         return self.normal([(y, x, kind) for x, y, kind in shape])
 
 
