@@ -298,6 +298,30 @@ class Position(ABC):
     def _copy_state(self, other: Position) -> None:
         """Give ``other`` (a shallow copy) its own copies of this position's mutable state."""
 
+    # --- a per-ply cache, for games whose moves are dear to find ------------------------------
+
+    _ply_cache: object = None
+
+    def _per_ply(self, find):
+        """What ``find()`` gives in this position, found once and kept until the board changes.
+
+        Games whose moves are dear to find and wanted more than once a ply (``_judge`` to see
+        whether the side to move can move, then ``_generate``, then ``evaluate``) keep them here:
+        ``find`` returns an immutable value (a tuple of moves, say), and ``_apply`` and
+        ``_revert`` call :meth:`_forget_ply` before they change the board.
+        """
+        cached = self._ply_cache
+        if cached is None:
+            cached = self._ply_cache = find()
+        return cached
+
+    def _forget_ply(self):
+        """Drop what :meth:`_per_ply` kept, because the board is about to change; return it, so
+        that ``_apply`` may keep it in its undo value and ``_revert`` put it back
+        (``self._ply_cache = kept``) instead of finding it again."""
+        cached, self._ply_cache = self._ply_cache, None
+        return cached
+
     # --- bookkeeping shared by every game ------------------------------------------------------
 
     def legal_moves(self) -> list:

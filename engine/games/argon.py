@@ -161,9 +161,6 @@ class ArgonPosition(Position):
         self.to_move = to_move
         self.phase = phase
         self.last = last
-        # The side to move's phase-2 moves, found by _judge (which needs them anyway to see
-        # whether that side can move); every change of the board clears them.
-        self._cached_moves: tuple | None = None
         if phase == PLACING and (black | white):
             if last < 0 or not self.stones[to_move ^ 1] >> last & 1:
                 raise ValueError("phase 1 needs the last stone the opponent placed")
@@ -189,9 +186,12 @@ class ArgonPosition(Position):
     # --- move generation ---------------------------------------------------------------------
 
     def _generate(self) -> list[int]:
-        if self._cached_moves is not None:
-            return list(self._cached_moves)
-        return self._placements() if self.phase == PLACING else self._moves()
+        return list(self._per_ply(self._find_moves))
+
+    def _find_moves(self) -> tuple[int, ...]:
+        """The side to move's moves, kept for the ply (:meth:`Position._per_ply`): ``_judge``
+        finds the phase-2 ones anyway to see whether that side can move."""
+        return tuple(self._placements() if self.phase == PLACING else self._moves())
 
     def _placements(self) -> list[int]:
         table = self.table
@@ -225,7 +225,7 @@ class ArgonPosition(Position):
     # --- playing -----------------------------------------------------------------------------
 
     def _apply(self, move: int):
-        self._cached_moves = None
+        self._forget_ply()
         mover = self.to_move
         undo = (self.last, self.phase)
         if move < PAIR:
@@ -247,7 +247,7 @@ class ArgonPosition(Position):
         return undo + (False,)
 
     def _revert(self, move: int, undo) -> None:
-        self._cached_moves = None
+        self._forget_ply()
         mover = self.to_move
         self.last, self.phase, captured = undo
         if move < PAIR:
@@ -275,9 +275,7 @@ class ArgonPosition(Position):
         if opponent_joined:
             return Outcome(mover ^ 1, Termination.NORMAL,
                            f"{COLOUR_NAMES[mover]} connected only the opponent's stones")
-        moves = self._moves()
-        self._cached_moves = tuple(moves)
-        if not moves:
+        if not self._per_ply(self._find_moves):
             return Outcome(mover, Termination.NORMAL, f"{COLOUR_NAMES[mover ^ 1]} cannot move")
         return None
 

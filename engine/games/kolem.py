@@ -110,9 +110,6 @@ class KolemPosition(Position):
         self.pieces = [black, white]
         self.hands = list(hands)
         self.to_move = to_move
-        # The side to move's phase-2 moves, found by _judge (which needs them anyway to see
-        # whether that side can move); every change of the board clears them.
-        self._cached_moves: tuple | None = None
         if any(hands) and not self.hands[to_move]:
             raise ValueError("in phase 1 the side to move must hold a piece")
         if any(bits.bit_count() + hand > PIECES for bits, hand in zip(self.pieces, self.hands)):
@@ -148,9 +145,12 @@ class KolemPosition(Position):
     # --- move generation ---------------------------------------------------------------------
 
     def _generate(self) -> list[int]:
-        if self._cached_moves is not None:
-            return list(self._cached_moves)
-        return self._placements() if self.placing else self._steps()
+        return list(self._per_ply(self._find_moves))
+
+    def _find_moves(self) -> tuple[int, ...]:
+        """The side to move's moves, kept for the ply (:meth:`Position._per_ply`): ``_judge``
+        finds the phase-2 ones anyway to see whether that side can move."""
+        return tuple(self._placements() if self.placing else self._steps())
 
     def _placements(self) -> list[int]:
         own, opponent = self.pieces[self.to_move], self.pieces[self.to_move ^ 1]
@@ -177,7 +177,7 @@ class KolemPosition(Position):
     # --- playing -----------------------------------------------------------------------------
 
     def _apply(self, move: int):
-        self._cached_moves = None
+        self._forget_ply()
         mover = self.to_move
         if move == PASS:
             self.hands[mover] -= 1
@@ -194,7 +194,7 @@ class KolemPosition(Position):
         return removed
 
     def _revert(self, move: int, removed) -> None:
-        self._cached_moves = None
+        self._forget_ply()
         mover = self.to_move
         if move == PASS:
             self.hands[mover] += 1
@@ -223,12 +223,8 @@ class KolemPosition(Position):
             loser = mover if mover_out else mover ^ 1
             return Outcome(loser ^ 1, Termination.NORMAL,
                            f"{COLOUR_NAMES[loser]} has {LOSING_COUNT} pieces or fewer")
-        if not self.placing:
-            moves = self._steps()
-            self._cached_moves = tuple(moves)
-            if not moves:
-                return Outcome(mover, Termination.NORMAL,
-                               f"{COLOUR_NAMES[mover ^ 1]} cannot move")
+        if not self.placing and not self._per_ply(self._find_moves):
+            return Outcome(mover, Termination.NORMAL, f"{COLOUR_NAMES[mover ^ 1]} cannot move")
         return None
 
     # --- text --------------------------------------------------------------------------------
