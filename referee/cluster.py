@@ -46,6 +46,8 @@ CONNECT_TIMEOUT = 10.0
 # Workers that may die under one game before Dask gives up on it (its default, made explicit
 # for the embedded cluster; a remote scheduler keeps its own setting, see docs/cluster.md).
 ALLOWED_FAILURES = 3
+# Seconds between two questions to the scheduler about the cluster's size.
+SIZE_SECONDS = 1.0
 # How often (seconds) a worker looks for the engines of cancelled games to kill.
 STOP_POLL_SECONDS = 0.1
 # Run in every local worker process as it starts: Ctrl-C is the driver's business.
@@ -102,6 +104,8 @@ class DaskExecutor(Executor):
         self.address = address
         self.cluster = cluster
         self._pending: set[_TaskFuture] = set()
+        self._size = (0, 0)
+        self._sized_at = -SIZE_SECONDS
 
     @classmethod
     def remote(cls, address: str) -> DaskExecutor:
@@ -134,10 +138,14 @@ class DaskExecutor(Executor):
         return cls(client, f"local:{workers}", cluster)
 
     def size(self) -> tuple[int, int]:
-        """Worker threads and workers in the cluster now (the last figures known when the
-        scheduler does not answer)."""
-        info = self.client.scheduler_info(n_workers=0)
-        return info.get("total_threads", 0), info.get("n_workers", 0)
+        """Worker threads and workers in the cluster, asked at most once a second (the runner
+        asks often); the last figures known while the scheduler does not answer."""
+        now = time.monotonic()
+        if self.client.status == "running" and now - self._sized_at >= SIZE_SECONDS:
+            info = self.client.scheduler_info(n_workers=0)
+            self._size = info.get("total_threads", 0), info.get("n_workers", 0)
+            self._sized_at = now
+        return self._size
 
     @property
     def slots(self) -> int:
@@ -163,37 +171,39 @@ class DaskExecutor(Executor):
                    if isinstance(future, _TaskFuture)}
         if done or not waiting:
             return done
-        if not any(task.done() for task in waiting):
-            try:
+        try:
+            if not any(task.done() for task in waiting):
                 with self.client.as_current():
                     distributed.wait(list(waiting), timeout=timeout,
                                      return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                return set()
-            except concurrent.futures.CancelledError:
-                raise self._lost() from None
-        self._settle([(task, future) for task, future in waiting.items() if task.done()])
+            self._settle([(task, future) for task, future in waiting.items() if task.done()])
+        except TimeoutError:
+            return set()
+        except ClusterError:
+            raise
+        except Exception:  # cancelled by the client, or a closed connection: the scheduler?
+            if self.client.status == "running" and self.client.scheduler_comm is not None:
+                raise
+            raise self._lost() from None
         return {future for future in futures if future.done()}
 
     def _settle(self, ready: list[tuple[distributed.Future, _TaskFuture]]) -> None:
         """Copy each finished task's result (or error) into its future, releasing the task."""
+        if any(task.status == "cancelled" for task, _ in ready):  # not by us: the client has
+            raise self._lost()                                    # lost the scheduler
         finished = [(task, future) for task, future in ready if task.status == "finished"]
-        try:
+        if finished:
             results = self.client.gather([task for task, _ in finished])
-        except (concurrent.futures.CancelledError, OSError):
-            raise self._lost() from None
-        for (task, future), result in zip(finished, results):
-            future.set_result(result)
+            for (task, future), result in zip(finished, results):
+                future.set_result(result)
         for task, future in ready:
-            if task.status == "cancelled":
-                raise self._lost()
             if task.status == "error":
                 error = task.exception()
                 if isinstance(error, distributed.KilledWorker):
                     raise ClusterError(
-                        f"Dask gave up on task {task.key}: {ALLOWED_FAILURES + 1} workers died "
-                        f"while playing it (see the workers' logs); run the same command to "
-                        f"resume") from None
+                        f"{error.allowed_failures + 1} workers died while playing the same game "
+                        f"task ({task.key}), so Dask gave up on it; see the workers' logs, then "
+                        f"run the same command to resume") from None
                 future.set_exception(error.with_traceback(task.traceback()))
             self._pending.discard(future)
             task.release()
