@@ -55,16 +55,17 @@ def sample(game: str, size: int, rng: random.Random):
 
 
 def solve_cold(position, limit: float) -> float | None:
-    """Seconds to solve ``position`` from empty tables, or ``None`` past ``limit``."""
+    """Seconds to solve ``position`` from empty tables, or ``None`` past ``limit`` (or past
+    the game's own size limit for the solver)."""
     solver = sys.modules[type(position).__module__].SOLVER
     solver.outcomes.clear()
     solver.sums.clear()
     start = time.perf_counter()
     try:
-        position.solve(lambda: time.perf_counter() - start > limit)
+        result = position.solve(lambda: time.perf_counter() - start > limit)
     except OutOfBudget:
         return None
-    return time.perf_counter() - start
+    return None if result is None else time.perf_counter() - start
 
 
 @click.command()
@@ -81,7 +82,7 @@ def main(game, sizes, positions, limit, seed):
     click.echo(f"{game}: {positions} positions per size, {limit:g} s each, cold tables\n")
     click.echo("| open cells | solved | mean s | longest s |")
     click.echo("| --- | --- | --- | --- |")
-    exact = None
+    exact = previous = None
     for size in (int(word) for word in sizes.split(",")):
         times, tried = [], 0
         while tried < positions:
@@ -95,9 +96,11 @@ def main(game, sizes, positions, limit, seed):
         mean = sum(times) / len(times) if times else float("nan")
         longest = max(times) if times else float("nan")
         click.echo(f"| {size} | {len(times)}/{tried} | {mean:.2f} | {longest:.2f} |")
-        if len(times) == tried:
+        if len(times) == tried and exact == previous:
             exact = size
-    click.echo(f"\nEvery position solved within {limit:g} s up to {exact} open cells.")
+        previous = size
+    click.echo(f"\nEvery position of every size up to {exact} open cells solved within "
+               f"{limit:g} s.")
 
 
 if __name__ == "__main__":
