@@ -40,6 +40,10 @@ WIDE_NODE = 2_000
 QUIESCENCE_PLIES = 6
 CONTEMPT = 25
 SOLVE_SHARE = 0.4
+# A new iteration starts only before this share of the soft limit (the hard limit cuts one that
+# runs long; its best move so far is kept). At 0.45 the engine left half its clock unused in
+# Domineering against the 10x-time UCT (2.3 s of 6 s a game).
+NEXT_ITERATION = 0.6
 
 
 class _OutOfTime(Exception):
@@ -94,7 +98,7 @@ class AlphaBeta:
             best, self.score, self.depth_reached = move, score, depth
             if abs(score) >= MATE_BOUND:
                 break  # a proven result does not get better with depth
-            if budget.soft is not None and budget.elapsed() >= 0.45 * budget.soft:
+            if budget.soft is not None and budget.elapsed() >= NEXT_ITERATION * budget.soft:
                 break  # the next iteration would not finish in time
         return best
 
