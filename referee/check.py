@@ -24,6 +24,7 @@ import click
 
 from engine import COLOUR_NAMES, Game, GameError, find_game, game_names
 
+from .arguments import WHOLE
 from .channel import ChannelError, EngineChannel, GtpFailure, parse_answer
 from .game import one_line
 
@@ -362,7 +363,7 @@ class Checker:
               help="Shell-style command line starting the engine to check.")
 @click.option("--game", "games", multiple=True, metavar="NAME",
               help="Check only these games (repeatable); default: every game the engine lists.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=WHOLE, default=1, show_default=True,
               help="Seed for the random moves of the checks.")
 def check(command: str, games: tuple[str, ...], seed: int) -> int:
     """Check that an engine follows the protocol and the rules; one line per check."""

@@ -9,7 +9,6 @@ per finished game with the running score, the summary now and then and at the en
 from __future__ import annotations
 
 import datetime
-import re
 import shlex
 import sys
 from pathlib import Path
@@ -17,9 +16,10 @@ from typing import Any
 
 import click
 
-from engine import GameError, find_game
 from protocol import __version__
 
+from .arguments import (WHOLE, DecimalRange, WholeRange, build_setup, parse_anchor,
+                        parse_options, parse_size)
 from .config import ConfigError, config_words, read_config
 from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
 from .match import MatchSettings, engine_specs, run_match, time_control
@@ -29,29 +29,6 @@ from .report.server import DEFAULT_HOST, DEFAULT_PORT
 from .stats.sprt import SprtError, parse_sprt
 
 PROGRAM = "olympiad-referee"
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``N`` or ``COLSxROWS`` as (columns, rows).
-
-    >>> parse_size("7x9"), parse_size("10")
-    ((7, 9), (10, 10))
-    """
-    parts = text.lower().split("x")
-    if len(parts) not in (1, 2) or not all(part.isdigit() for part in parts):
-        raise click.BadParameter(f"{text!r} is not N or COLSxROWS", param_hint="--boardsize")
-    return int(parts[0]), int(parts[-1])
-
-
-def parse_options(words: tuple[str, ...]) -> dict[str, str]:
-    """``KEY=VALUE`` words as a dict (keys in lower case, a later key wins)."""
-    options = {}
-    for word in words:
-        key, equals, value = word.partition("=")
-        if not equals or not key or not value:
-            raise click.BadParameter(f"{word!r} is not KEY=VALUE", param_hint="--option")
-        options[key.lower()] = value
-    return options
 
 
 def check_engines(commands: tuple[str, ...]) -> list[str]:
@@ -66,17 +43,6 @@ def check_engines(commands: tuple[str, ...]) -> list[str]:
         if not words:
             raise click.BadParameter("an empty command", param_hint="--engine")
     return list(commands)
-
-
-def build_setup(game: str, options: dict[str, str], size: tuple[int, int] | None,
-                **limits: Any) -> Setup:
-    """The match's :class:`Setup`, after the registry has accepted the game, options and size."""
-    try:
-        setup = Setup(find_game(game).name, options, size, **limits)
-        setup.make_game()
-    except GameError as error:
-        raise click.UsageError(str(error)) from None
-    return setup
 
 
 def default_out(game: str) -> Path:
@@ -107,54 +73,54 @@ def cli() -> None:
 @click.option("--engine-option", "engine_options", multiple=True, metavar="N:KEY=VALUE",
               help="A setting of engine N (1-based): name, dir, init (a command sent after "
                    "start-up), time, increment, byoyomi, stones, move-time (repeatable).")
-@click.option("--games", type=click.IntRange(1), default=2, show_default=True,
+@click.option("--games", type=WholeRange(1), default=2, show_default=True,
               help="Games per pairing (with pairs: even); with --sprt the most to play.")
-@click.option("--gauntlet", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--gauntlet", type=WholeRange(1), default=None, metavar="N",
               help="Each of the first N engines plays every other; the others do not meet.")
 @click.option("--pairs", is_flag=True,
               help="Play games in pairs with colours swapped (implied by --openings).")
 @click.option("--openings", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="Opening book: a text book, an SGF file or a folder of SGF files.")
-@click.option("--opening-plies", type=click.IntRange(0), default=None, metavar="N",
+@click.option("--opening-plies", type=WholeRange(0), default=None, metavar="N",
               help="Plies taken from each opening (default: all).")
 @click.option("--opening-order", type=click.Choice(ORDERS), default="sequential",
               show_default=True, help="Order in which the book's openings are used.")
-@click.option("--opening-start", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--opening-start", type=WholeRange(1), default=1, show_default=True,
               metavar="K", help="The book's opening (1-based) that the first pair plays.")
-@click.option("--time", "main_time", type=click.FloatRange(0), default=60.0,
+@click.option("--time", "main_time", type=DecimalRange(0), default=60.0,
               show_default=True, help="Each side's main time for a game, in seconds.")
-@click.option("--increment", type=click.FloatRange(0), default=0.0, show_default=True,
+@click.option("--increment", type=DecimalRange(0), default=0.0, show_default=True,
               help="Seconds added to a side's clock after each of its moves in main time.")
-@click.option("--byoyomi", type=click.FloatRange(0), default=0.0, show_default=True,
+@click.option("--byoyomi", type=DecimalRange(0), default=0.0, show_default=True,
               metavar="SECONDS", help="Canadian byo-yomi after main time: a period's seconds.")
-@click.option("--stones", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--stones", type=WholeRange(0), default=0, show_default=True,
               help="Moves to play in each byo-yomi period.")
-@click.option("--move-time", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--move-time", type=DecimalRange(0, min_open=True), default=None,
               metavar="SECONDS", help="Fixed time per move, instead of main time and byo-yomi.")
-@click.option("--time-margin", type=click.FloatRange(0), default=0.0, show_default=True,
+@click.option("--time-margin", type=DecimalRange(0), default=0.0, show_default=True,
               metavar="SECONDS", help="Grace before a late move loses on time.")
-@click.option("--max-moves", type=click.IntRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
+@click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Plies after which a game is a draw (termination move_limit).")
 @click.option("--sprt", default=None, metavar="elo0=A elo1=B [alpha=] [beta=] [model=]",
               help="Stop when the SPRT decides (two engines; model normalized|logistic).")
 @click.option("--anchor", default=None, metavar="NAME=ELO",
               help="Rate the engine NAME at ELO in the ratings of three or more engines.")
-@click.option("--report-every", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--report-every", type=WholeRange(0), default=0, show_default=True,
               metavar="N", help="Print the summary every N games (0: only at the end).")
-@click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--concurrency", type=WholeRange(1), default=1, show_default=True,
               help="Games played at once, each with its own engine processes.")
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Play on a Dask cluster: tcp://HOST:PORT, or local[:N] worker processes.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder; an existing one is resumed. Default: GAME-DATE.")
-@click.option("--serve", type=click.IntRange(0, 65535), is_flag=False, flag_value=DEFAULT_PORT,
+@click.option("--serve", type=WholeRange(0, 65535), is_flag=False, flag_value=DEFAULT_PORT,
               default=None, metavar="[PORT]",
               help=f"Serve the live report on PORT (default {DEFAULT_PORT}) during the run.")
 @click.option("--serve-host", default=DEFAULT_HOST, show_default=True, metavar="HOST",
               help="Address --serve listens on; 0.0.0.0 exposes it to the network.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed for the schedule and random starts (default: drawn, saved in --out).")
-@click.option("--command-timeout", type=click.FloatRange(0, min_open=True),
+@click.option("--command-timeout", type=DecimalRange(0, min_open=True),
               default=DEFAULT_COMMAND_TIMEOUT, show_default=True,
               help="Seconds an engine may take to answer a command other than genmove.")
 @click.pass_context
@@ -188,18 +154,6 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         cluster=values["cluster"], report_every=values["report_every"])
     with serving(settings.out, values["serve"], values["serve_host"]) as observers:
         return run_match(settings, observers)
-
-
-def parse_anchor(text: str) -> tuple[str, float]:
-    """``NAME=ELO`` as (name, Elo); the name may itself hold ``=``.
-
-    >>> parse_anchor("olympiad-engine --depth=2=1500")
-    ('olympiad-engine --depth=2', 1500.0)
-    """
-    name, equals, elo = text.rpartition("=")
-    if not (equals and name and re.fullmatch(r"[+-]?[0-9]+(\.[0-9]*)?", elo.strip())):
-        raise click.BadParameter(f"{text!r} is not NAME=ELO", param_hint="--anchor")
-    return name, float(elo)
 
 
 def read_book(path: Path | None, setup: Setup, plies: int | None) -> list:

@@ -27,6 +27,8 @@ repeatable) and the time-control keys ``time``, ``increment``, ``byoyomi``, ``st
 
 from __future__ import annotations
 
+import decimal
+import math
 import sys
 from pathlib import Path
 from typing import Any, Mapping
@@ -58,6 +60,9 @@ def read_config(path: Path) -> dict[str, Any]:
 def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and math.isfinite(value):
+        # Positional, as the flags read numbers: str() writes 1e-05 for 0.00001.
+        return format(decimal.Decimal(repr(value)), "f")
     if isinstance(value, (int, float, str)):
         return str(value)
     raise ConfigError(f"{value!r} is not a number or a text")

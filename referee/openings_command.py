@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from .arguments import WHOLE, WholeRange, build_setup, parse_options, parse_size
 from .book_maker import DEPTH, bound_for, generate_book
 from .openings import BookError, book_text, write_book
 
@@ -22,24 +23,22 @@ from .openings import BookError, book_text, write_book
 @click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option, as for match (repeatable).")
-@click.option("--plies", type=click.IntRange(0), required=True,
+@click.option("--plies", type=WholeRange(0), required=True,
               help="Random moves in each opening.")
-@click.option("--count", type=click.IntRange(1), required=True,
+@click.option("--count", type=WholeRange(1), required=True,
               help="Distinct openings to write.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The book file to write (one opening a line).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed of the random moves (default: drawn, written in the header).")
-@click.option("--depth", type=click.IntRange(1), default=DEPTH, show_default=True,
+@click.option("--depth", type=WholeRange(1), default=DEPTH, show_default=True,
               help="Plies the alpha-beta search looks ahead from each opening.")
-@click.option("--bound", type=click.IntRange(0), default=None,
+@click.option("--bound", type=WholeRange(0), default=None,
               help="Largest score kept, in the game's evaluation units (default: the game's "
                    "own, see docs/referee.md).")
 def openings(game: str, boardsize: str | None, options: tuple[str, ...], plies: int,
              count: int, out: Path, seed: int | None, depth: int, bound: int | None) -> None:
     """Write COUNT distinct openings of PLIES random moves that a short search calls level."""
-    from .cli import build_setup, parse_options, parse_size  # cli imports this module
-
     size = parse_size(boardsize) if boardsize else None
     setup = build_setup(game, parse_options(options), size)
     if seed is None:

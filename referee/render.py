@@ -17,6 +17,7 @@ import click
 from engine import Game, GameError, Position, find_game
 from engine.drawing import svg
 
+from .arguments import WholeRange, parse_options, parse_size, whole
 from .records import SGF_GAME_NUMBERS
 from .sgf import SgfError, SgfRecord, read_sgf
 
@@ -35,7 +36,7 @@ def game_of_record(record: SgfRecord) -> Game:
     if "SZ" in root and game_class.size_limits is not None:
         cols, _, rows = root["SZ"][0].partition(":")
         try:
-            size = int(cols), int(rows or cols)
+            size = whole(cols), whole(rows or cols)
         except ValueError:
             raise GameError(f"SZ[{root['SZ'][0]}] is not a board size (N or COLS:ROWS)") from None
     options = {}
@@ -64,7 +65,7 @@ def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:
 
 @click.command(context_settings={"max_content_width": 100})
 @click.argument("record", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--ply", type=click.IntRange(0), default=None,
+@click.option("--ply", type=WholeRange(0), default=None,
               help="With an SGF record: draw the position after this many moves "
                    "(default: the last).")
 @click.option("--game", help="Game name or alias (instead of an SGF record).")
@@ -81,8 +82,6 @@ def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:
 def render(record: Path | None, ply: int | None, game: str | None, boardsize: str | None,
            options: tuple[str, ...], moves: str, out: Path, flip: bool, caption: bool) -> None:
     """Draw one position as SVG: from an SGF RECORD (--ply K) or from --game and --moves."""
-    from .cli import parse_options, parse_size  # cli imports this module
-
     if (record is None) == (game is None):
         raise click.UsageError("give either an SGF record or --game")
     try:

@@ -9,6 +9,7 @@ from typing import Iterator
 
 import click
 
+from ..arguments import WholeRange
 from ..records import RESULTS_NAME, SETTINGS_NAME
 from ..observer import RunObserver
 from .folder import write_report
@@ -60,7 +61,7 @@ def report(folder: Path) -> None:
 
 @click.command()
 @click.argument("folder", type=FOLDER)
-@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+@click.option("--port", type=WholeRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default=DEFAULT_HOST, show_default=True,
               help="Address to listen on; 0.0.0.0 exposes the report to the network, "

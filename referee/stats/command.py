@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 import click
 
+from ..arguments import parse_anchor
 from ..results import GameResult, ResultError
 from .output import format_summary
 from .sprt import SprtError, SprtSettings, parse_sprt
@@ -122,30 +123,12 @@ def run_sprt(settings: dict[str, Any]) -> SprtSettings | None:
     return parse_sprt([saved] if isinstance(saved, str) else saved)
 
 
-def parse_anchor(text: str | None) -> tuple[str, float] | None:
-    """``NAME=ELO`` as ``(name, elo)``; the name may itself hold ``=`` (the last one splits).
-
-    >>> parse_anchor("greedy=1000")
-    ('greedy', 1000.0)
-    """
-    if not text:
-        return None
-    name, equals, value = text.rpartition("=")
-    try:
-        elo = float(value)
-    except ValueError:
-        elo = None
-    if not (equals and name) or elo is None:
-        raise click.BadParameter(f"{text!r} is not NAME=ELO", param_hint="--anchor")
-    return name, elo
-
-
 def run_anchor(settings: dict[str, Any]) -> tuple[str, float] | None:
     """The anchor saved in ``match.json``: ``"NAME=ELO"`` or ``{"name", "elo"}``."""
     saved = settings.get("anchor")
     if isinstance(saved, dict):
         return str(saved["name"]), float(saved["elo"])
-    return parse_anchor(saved) if isinstance(saved, str) else None
+    return parse_anchor(saved) if isinstance(saved, str) and saved else None
 
 
 @click.command("stats", context_settings={"max_content_width": 100})

@@ -37,6 +37,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from ..arguments import decimal
 from .elo import NELO_SCALE, elo_to_score
 
 MODELS = ("normalized", "logistic")
@@ -115,7 +116,7 @@ def parse_sprt(words: Iterable[str]) -> SprtSettings:
             values[key] = value.lower()
             continue
         try:
-            number = float(value)
+            number = decimal(value)
         except ValueError:
             raise SprtError(f"--sprt: {word}: not a number") from None
         if not math.isfinite(number):

@@ -1,0 +1,124 @@
+"""What a user types as a value (flags, ``--sprt`` words, SGF sizes), read strictly.
+
+Numbers are ASCII decimal only (issue 15 item 4), as on the protocol: Python's ``int()`` and
+``float()`` take any script's digits (``١٠`` is 10), underscores, ``1e3``, ``inf`` and
+``nan``, and ``str.isdigit()`` says yes to ``²``, which ``int()`` then refuses with a traceback.
+The functions and click types below refuse all of these, so that a bad value is a one-line usage
+error with status 2. The board size, ``KEY=VALUE`` and ``NAME=ELO`` readers live here too, for
+every command that takes them, and the game they name as a checked :class:`Setup`.
+
+>>> whole("12"), decimal("-0.5"), decimal(".5")
+(12, -0.5, 0.5)
+>>> decimal("1e3")
+Traceback (most recent call last):
+...
+ValueError: '1e3' is not a number (ASCII digits, a sign and a point)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+from engine import GameError, find_game
+
+from .game import Setup
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_SIZE = re.compile(r"([0-9]+)(?:x([0-9]+))?")
+
+
+def whole(text: str) -> int:
+    """``text`` as a whole number in ASCII digits (a sign allowed); else ``ValueError``."""
+    if not _WHOLE.fullmatch(text.strip()):
+        raise ValueError(f"{text!r} is not a whole number (ASCII digits)")
+    return int(text)
+
+
+def decimal(text: str) -> float:
+    """``text`` as a number in ASCII digits with a sign and a point allowed (no exponent, no
+    ``inf``); else ``ValueError``."""
+    if not _DECIMAL.fullmatch(text.strip()):
+        raise ValueError(f"{text!r} is not a number (ASCII digits, a sign and a point)")
+    return float(text)
+
+
+class WholeRange(click.IntRange):
+    """``click.IntRange`` that takes ASCII digits only."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            try:
+                value = whole(value)
+            except ValueError as error:
+                self.fail(str(error), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class DecimalRange(click.FloatRange):
+    """``click.FloatRange`` that takes ASCII digits, a sign and a point only."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            try:
+                value = decimal(value)
+            except ValueError as error:
+                self.fail(str(error), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+WHOLE = WholeRange()  # any whole number, for options such as --seed
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``N`` or ``COLSxROWS`` as (columns, rows).
+
+    >>> parse_size("7x9"), parse_size("10")
+    ((7, 9), (10, 10))
+    """
+    match = _SIZE.fullmatch(text.strip().lower())
+    if not match:
+        raise click.BadParameter(f"{text!r} is not N or COLSxROWS (ASCII digits)",
+                                 param_hint="--boardsize")
+    return int(match[1]), int(match[2] or match[1])
+
+
+def parse_options(words: tuple[str, ...]) -> dict[str, str]:
+    """``KEY=VALUE`` words as a dict (keys in lower case, a later key wins)."""
+    options = {}
+    for word in words:
+        key, equals, value = word.partition("=")
+        if not equals or not key or not value:
+            raise click.BadParameter(f"{word!r} is not KEY=VALUE", param_hint="--option")
+        options[key.lower()] = value
+    return options
+
+
+def parse_anchor(text: str) -> tuple[str, float]:
+    """``NAME=ELO`` as (name, Elo); the name may itself hold ``=`` (the last one splits).
+
+    >>> parse_anchor("olympiad-engine --depth=2=1500")
+    ('olympiad-engine --depth=2', 1500.0)
+    """
+    name, equals, elo = text.rpartition("=")
+    try:
+        value = decimal(elo)
+    except ValueError:
+        value = None
+    if not (equals and name) or value is None:
+        raise click.BadParameter(f"{text!r} is not NAME=ELO (ASCII digits)", param_hint="--anchor")
+    return name, value
+
+
+def build_setup(game: str, options: dict[str, str], size: tuple[int, int] | None,
+                **limits: Any) -> Setup:
+    """The run's :class:`Setup`, after the registry has accepted the game, options and size."""
+    try:
+        setup = Setup(find_game(game).name, options, size, **limits)
+        setup.make_game()
+    except GameError as error:
+        raise click.UsageError(str(error)) from None
+    return setup
