@@ -24,8 +24,10 @@ from referee.game import Setup, play_game
 from referee.records import ResultsFile, SettingsMismatch, check_settings, result_row, sgf_text
 from referee.runner import Run, Runner
 from referee.schedule import ScheduledGame, plan
-from referee.stats import (crosstable, elo_difference, elo_estimate, format_standings,
-                           standings)
+from referee.results import GameResult
+from referee.stats import format_summary, summarize
+from referee.stats.elo import score_to_elo
+from referee.stats.legacy import elo_estimate
 
 SPEC_FIELDS = {"game_no", "game", "black", "white", "black_index", "white_index", "result",
                "termination", "reason", "moves", "plies", "black_time", "white_time"}
@@ -280,19 +282,20 @@ def test_settings_are_saved_and_a_different_match_is_refused(tmp_path):
 # --- standings ---------------------------------------------------------------------------
 
 def test_elo_of_known_scores():
-    assert elo_difference(0.5) == 0.0
-    assert elo_difference(0.75) == pytest.approx(190.848, abs=1e-3)   # 400 log10 3
-    assert elo_difference(0.25) == pytest.approx(-190.848, abs=1e-3)
-    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+    assert score_to_elo(0.5) == 0.0
+    assert score_to_elo(0.75) == pytest.approx(190.848, abs=1e-3)   # 400 log10 3
+    assert score_to_elo(0.25) == pytest.approx(-190.848, abs=1e-3)
+    assert score_to_elo(1.0) == math.inf and score_to_elo(0.0) == -math.inf
 
 
+# elo_estimate (Wilson's interval at any score) serves scripts/strength.py's table.
 def test_elo_interval_and_los_of_a_known_score():
     estimate = elo_estimate(wins=6, losses=2, draws=2)
     # mu = 0.7 over 10 games; Wilson with z^2 = 3.841459: centre (0.7 + 0.192073) / 1.384146
     # = 0.644493, half-width 1.959964 * sqrt(0.021 + 0.009604) / 1.384146 = 0.247715.
     assert estimate.elo == pytest.approx(147.19, abs=0.01)
-    assert estimate.lower == pytest.approx(elo_difference(0.396778), abs=0.01)
-    assert estimate.upper == pytest.approx(elo_difference(0.892208), abs=0.01)
+    assert estimate.lower == pytest.approx(score_to_elo(0.396778), abs=0.01)
+    assert estimate.upper == pytest.approx(score_to_elo(0.892208), abs=0.01)
     assert (estimate.lower, estimate.upper) == pytest.approx((-72.77, 367.15), abs=0.01)
     assert estimate.los == pytest.approx(0.92135, abs=1e-4)
     even = elo_estimate(5, 5, 0)
@@ -303,8 +306,14 @@ def test_elo_interval_and_los_of_a_known_score():
 def test_a_perfect_score_keeps_a_finite_lower_end():
     estimate = elo_estimate(10, 0, 0)
     assert estimate.elo == math.inf and estimate.upper == math.inf
-    assert estimate.lower == pytest.approx(elo_difference(0.722460), abs=0.01)
+    assert estimate.lower == pytest.approx(score_to_elo(0.722460), abs=0.01)
     assert elo_estimate(0, 10, 0).lower == -math.inf
+
+
+def results_of(rows) -> list[GameResult]:
+    """GameResults of rows that give only the engines, the result and the termination."""
+    return [GameResult.from_row({"game_no": number, "termination": "normal", **row})
+            for number, row in enumerate(rows, 1)]
 
 
 def test_standings_count_each_engine_from_both_colours():
@@ -312,12 +321,15 @@ def test_standings_count_each_engine_from_both_colours():
             {"black_index": 2, "white_index": 1, "result": "B+", "termination": "timeout"},
             {"black_index": 1, "white_index": 3, "result": "0", "termination": "move_limit"},
             {"black_index": 3, "white_index": 2, "result": "W+", "termination": "normal"}]
-    table = standings(rows, ["a", "b", "c"])
-    assert [(s.name, s.wins, s.losses, s.draws, s.score) for s in table] == [
+    summary = summarize(results_of(rows), ["a", "b", "c"])
+    assert [(s["name"], s["wins"], s["losses"], s["draws"], s["points"])
+            for s in summary["standings"]] == [
         ("b", 2, 1, 0, 2.0), ("a", 1, 1, 1, 1.5), ("c", 0, 1, 1, 0.5)]
-    text = format_standings(table, {"normal": 2, "timeout": 1, "move_limit": 1})
-    assert "terminations: move_limit 1, normal 2, timeout 1" in text
-    assert text.splitlines()[1].split()[:2] == ["1", "b"]
+    assert summary["terminations"] == {"move_limit": 1, "normal": 2, "timeout": 1}
+    lines = format_summary(summary).splitlines()
+    table = lines.index(next(line for line in lines if line.split()[:2] == ["#", "engine"]))
+    assert [line.split()[1] for line in lines[table + 1:table + 4]] == ["b", "a", "c"]
+    assert "a lost by: timeout 1" in lines
 
 
 # --- command line ------------------------------------------------------------------------
@@ -372,6 +384,9 @@ def test_crosstable_scores_each_pairing_from_both_sides():
     rows = [{"black_index": 1, "white_index": 2, "result": "B+"},
             {"black_index": 2, "white_index": 1, "result": "0"},
             {"black_index": 3, "white_index": 1, "result": "W+"}]
-    lines = crosstable(rows, ["a", "b", "c"]).splitlines()
-    assert [line.split()[2:] for line in lines[1:]] == [
+    cells = summarize(results_of(rows), ["a", "b", "c"])["crosstable"]
+    assert [[cell and (cell["points"], cell["games"]) for cell in line] for line in cells] == [
+        [None, (1.5, 2), (1.0, 1)], [(0.5, 2), None, None], [(0.0, 1), None, None]]
+    lines = format_summary(summarize(results_of(rows), ["a", "b", "c"])).splitlines()
+    assert [line.split()[2:] for line in lines[-3:]] == [
         ["-", "1.5/2", "1/1"], ["0.5/2", "-"], ["0/1", "-"]]
