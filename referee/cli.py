@@ -22,13 +22,11 @@ from .arguments import (WHOLE, DecimalRange, WholeRange, build_setup, parse_anch
                         parse_options, parse_size)
 from .config import ConfigError, config_words, read_config
 from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
-from .match import MatchSettings, engine_specs, run_match, time_control
+from .match import PROGRAM, MatchSettings, engine_specs, run_match, time_control
 from .openings import ORDERS
 from .report.commands import serving
 from .report.server import DEFAULT_HOST, DEFAULT_PORT
 from .stats.sprt import SprtError, parse_sprt
-
-PROGRAM = "olympiad-referee"
 
 
 def check_engines(commands: tuple[str, ...]) -> list[str]:

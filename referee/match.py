@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import re
 import signal
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
@@ -27,6 +26,7 @@ from typing import Any, Iterator, Sequence
 
 import click
 
+from .arguments import decimal, whole
 from .clock import TimeControl
 from .config import TIME_KEYS, ConfigError, parse_engine_option
 from .entrants import EngineSetupError, EngineSpec, cannot_start, default_names
@@ -43,7 +43,6 @@ from .schedule import plan
 from .stats import SprtSettings
 
 PROGRAM = "olympiad-referee"
-_NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")  # ASCII digits only
 
 
 def time_control(time: float, increment: float = 0.0, byoyomi: float = 0.0, stones: int = 0,
@@ -64,10 +63,12 @@ def time_control(time: float, increment: float = 0.0, byoyomi: float = 0.0, ston
         raise click.UsageError(f"time control: {error}") from None
 
 
-def _number(key: str, text: str) -> float:
-    if not _NUMBER.fullmatch(text):
-        raise click.UsageError(f"--engine-option {key}={text!r}: not a number of seconds")
-    return float(text)
+def _time_value(key: str, text: str) -> float:
+    """The value of an engine's own time key: seconds, or a whole number of ``stones``."""
+    try:
+        return whole(text) if key == "stones" else decimal(text)
+    except ValueError as error:
+        raise click.UsageError(f"--engine-option {key}={text}: {error}") from None
 
 
 def engine_specs(commands: Sequence[str], option_words: Sequence[str],
@@ -95,8 +96,7 @@ def engine_specs(commands: Sequence[str], option_words: Sequence[str],
         if key == "init":
             inits[place - 1].append(value)
         elif key in TIME_KEYS:
-            own[place - 1][key] = int(_number(key, value)) if key == "stones" else \
-                _number(key, value)
+            own[place - 1][key] = _time_value(key, value)
         else:
             own[place - 1][key] = value
     names = default_names(commands)

@@ -186,6 +186,7 @@ init = ["name", "version"]
     (["--engine-option", "1:colour=red"], "unknown key 'colour'"),
     (["--engine-option", "1name=x"], "N:KEY=VALUE"),
     (["--engine-option", "2:time=١٠"], "not a number"),
+    (["--engine-option", "2:stones=1.5", "--engine-option", "2:byoyomi=5"], "not a whole number"),
     (["--engine-option", "1:name=same", "--engine-option", "2:name=same"], "two engines"),
     (["--engine-option", "2:dir=/nonexistent/folder"], "working folder"),
     (["--engine-option", "2:init=frobnicate"], "refused its start-up command 'frobnicate'"),
