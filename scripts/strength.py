@@ -21,7 +21,8 @@ opponent's is the same times its odds, through the referee's per-engine time con
 
 Results go to ``--out`` (one referee folder per game and opponent, so an interrupted run
 resumes), and the table of wins/losses/draws, score with its 95 % interval, the Elo
-difference and the games lost on time (ours/theirs) is printed and written to ``--table``.
+difference, the games lost on time (ours/theirs) and the least time our engine had left after
+a move is printed and written to ``--table``.
 """
 
 from __future__ import annotations
@@ -118,6 +119,15 @@ def time_losses(rows: list[dict]) -> tuple[int, int]:
     return ours, theirs
 
 
+def least_left(rows: list[dict]) -> float | None:
+    """The least time our engine had left on its clock after one of its moves, over ``rows``
+    (``None`` when the rows do not say)."""
+    left = [row[f"{colour}_min_left"] for row in rows
+            for colour in ("black", "white")
+            if row.get(f"{colour}_index") == 1 and row.get(f"{colour}_min_left") is not None]
+    return min(left) if left else None
+
+
 def tally(rows: list[dict]) -> tuple[int, int, int]:
     """Wins, losses and draws of engine 1 (our engine) in ``rows``."""
     wins = losses = draws = 0
@@ -135,16 +145,18 @@ def table_row(game: str, baseline: str, rows: list[dict]) -> str:
     wins, losses, draws = tally(rows)
     estimate = elo_estimate(wins, losses, draws)
     if estimate is None:
-        return f"| {game} | {baseline} | 0 | | | | | | |"
+        return f"| {game} | {baseline} | 0 | | | | | | | |"
     games = wins + losses + draws
     score = (wins + draws / 2) / games
     low, high = expected_score(estimate.lower), expected_score(estimate.upper)
     elo = (f"{_elo_text(estimate.elo)} [{_elo_text(estimate.lower)}, "
            f"{_elo_text(estimate.upper)}]")
     ours, theirs = time_losses(rows)
+    least = least_left(rows)
+    margin = "" if least is None else f"{least:.2f}"
     return (f"| {game} | {baseline} | {games} | {wins} | {losses} | {draws} | "
             f"{100 * score:.0f} % [{100 * low:.0f}, {100 * high:.0f}] | {elo} | "
-            f"{ours}/{theirs} |")
+            f"{ours}/{theirs} | {margin} |")
 
 
 def _elo_text(elo: float) -> str:
@@ -194,8 +206,8 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
               f"swapped), our clock {clock[0]:g} s + {clock[1]:g} s per move, the opponent's "
               "the same times its odds (`-10x`: ten times ours).", "",
               "| game | opponent | games | wins | losses | draws | score [95 % interval] "
-              "| Elo [95 % interval] | lost on time (ours/theirs) |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| Elo [95 % interval] | lost on time (ours/theirs) | our least clock left (s) |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     click.echo("\n".join(header))
     lines = []
     for game in games or game_names():
