@@ -241,6 +241,7 @@ class _Referee:
         self.notify()
 
     def notify(self) -> None:
+        """Tell the observer (if any) of the move just played, with both clocks after it."""
         if self.observer is not None:
             clocks = (self.clocks[0].time_left()[0], self.clocks[1].time_left()[0])
             self.observer(len(self.moves), self.moves[-1], clocks)
@@ -264,6 +265,8 @@ class _Referee:
 
     def record(self, result: str, termination: Termination, reason: str,
                at_fault: int | None = None) -> GameRecord:
+        """The finished game's record: the moves, clocks and engines' stderr tails with this
+        result, termination, reason and the colour at fault (``None`` if neither)."""
         stderr = [engine.take_stderr() for engine in self.engines]
         opening_plies = len(self.opening.moves) if self.opening else 0
         return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,

@@ -140,6 +140,7 @@ class MatchSettings:
 
     @property
     def paired(self) -> bool:
+        """Whether games are played in pairs (``--pairs``, or implied by an opening book)."""
         return self.pairs or bool(self.book)
 
     def saved(self) -> dict[str, Any]:

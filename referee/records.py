@@ -123,6 +123,7 @@ def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = Non
 
 
 def sgf_path(out: Path, game_no: int) -> Path:
+    """Where game ``game_no``'s SGF record goes in the output folder ``out``."""
     return out / GAMES_DIR / f"game-{game_no:04d}.sgf"
 
 

@@ -128,6 +128,7 @@ class Run:
 
     @property
     def names(self) -> list[str]:
+        """The engines' display names, in command-line order (index 0 is engine 1)."""
         return [spec.name for spec in self.engines]
 
 
