@@ -63,7 +63,6 @@ from typing import Iterable, Sequence
 from engine import COLOUR_NAMES, Game, GameError, find_game
 
 from .game import Setup
-from .records import SGF_GAME_NUMBERS
 from .sgf import SgfError, SgfRecord, read_collection
 
 START_KEYS = ("layout",)
@@ -225,18 +224,16 @@ def _sgf_drafts(path: Path, text: str, game: Game) -> list[_Draft]:
 def _sgf_draft(path: Path, record: SgfRecord, game: Game) -> _Draft:
     place = f"{path}:{record.line}"
     root = record.root
-    if "GM" in root:
-        named = root["GM"][0].strip()
-        numbers = {str(number): name for name, number in SGF_GAME_NUMBERS.items()}
+    if record.game_name is not None:
+        named = record.game_name
         try:
-            named = find_game(numbers.get(named, named)).name
+            named = find_game(named).name
         except GameError:
             pass
         if named != game.name:
             raise BookError(f"{place}: GM[{root['GM'][0]}]: the record is not of {game.name}")
-    if "SZ" in root:
-        cols, _, rows = root["SZ"][0].partition(":")
-        size = f"{cols.strip()}x{(rows or cols).strip()}"
+    if record.size_texts is not None:
+        size = "x".join(record.size_texts)
         if size != _size_text(game.size):
             raise BookError(f"{place}: SZ[{root['SZ'][0]}]: the record is for size {size}, "
                             f"the run's is {_size_text(game.size)}")
@@ -244,14 +241,11 @@ def _sgf_draft(path: Path, record: SgfRecord, game: Game) -> _Draft:
     if setup_nodes:
         raise BookError(f"{place}: {setup_nodes[0]}[]: setup properties are not supported")
     options = {}
-    comment = root.get("GC", [""])[0].strip()
-    if comment.lower().startswith("options:"):
-        for word in comment[len("options:"):].split():
-            key = word.partition("=")[0].lower()
-            if key in START_KEYS and key in game.options:
-                options[key] = word.partition("=")[2]
-            else:
-                _check_option(place, word, game)
+    for key, value in record.options.items():
+        if key.lower() in START_KEYS and key.lower() in game.options:
+            options[key.lower()] = value
+        else:
+            _check_option(place, f"{key}={value}", game)
     moves = [text for _, text in record.moves]
     places = [f"{path}:{line}" for line in record.move_lines]
     return _Draft(place, options, moves, places, [colour for colour, _ in record.moves])

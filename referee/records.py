@@ -26,6 +26,7 @@ from typing import IO, TYPE_CHECKING, Any, Mapping, Sequence
 from engine import COLOUR_NAMES
 
 from .game import GameRecord
+from .sgf import GAME_NUMBERS
 
 if TYPE_CHECKING:  # schedule needs openings, which needs this module
     from .schedule import ScheduledGame
@@ -36,8 +37,6 @@ SUMMARY_NAME = "summary.json"
 LOCK_NAME = ".lock"
 GAMES_DIR = "games"
 STDERR_IN_ROW = 2000
-# SGF's number for a game (GM); games it does not number are written with their own name.
-SGF_GAME_NUMBERS = {"loa": 9}
 
 
 class SettingsMismatch(ValueError):
@@ -90,7 +89,7 @@ def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = Non
     (;FF[4]CA[UTF-8]GM[9]AP[olympiad-referee]SZ[8]GN[loa game 1]PB[a]PW[b]RE[B+]
     ;B[b1-b3]C[resign: white resigned])
     """
-    root = ["FF[4]", "CA[UTF-8]", f"GM[{SGF_GAME_NUMBERS.get(row['game'], row['game'])}]",
+    root = ["FF[4]", "CA[UTF-8]", f"GM[{GAME_NUMBERS.get(row['game'], row['game'])}]",
             "AP[olympiad-referee]"]
     if row.get("size"):
         cols, rows = row["size"]

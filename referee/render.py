@@ -18,7 +18,6 @@ from engine import Game, GameError, Position, find_game
 from engine.drawing import svg
 
 from .arguments import WholeRange, parse_options, parse_size, whole
-from .records import SGF_GAME_NUMBERS
 from .sgf import SgfError, SgfRecord, read_sgf
 
 
@@ -26,26 +25,17 @@ def game_of_record(record: SgfRecord) -> Game:
     """The game an SGF record's root describes: ``GM`` (a number SGF gives the game, or its
     name), ``SZ`` (``N`` or ``COLS:ROWS``; read only for a game whose size varies) and the
     options the referee writes in ``GC[options: KEY=VALUE ...]``."""
-    root = record.root
-    if "GM" not in root:
+    if record.game_name is None:
         raise GameError("the record has no GM[] property naming its game")
-    named = root["GM"][0].strip()
-    numbers = {str(number): name for name, number in SGF_GAME_NUMBERS.items()}
-    game_class = find_game(numbers.get(named, named))
+    game_class = find_game(record.game_name)
     size = None
-    if "SZ" in root and game_class.size_limits is not None:
-        cols, _, rows = root["SZ"][0].partition(":")
+    if record.size_texts is not None and game_class.size_limits is not None:
         try:
-            size = whole(cols), whole(rows or cols)
+            size = whole(record.size_texts[0]), whole(record.size_texts[1])
         except ValueError:
-            raise GameError(f"SZ[{root['SZ'][0]}] is not a board size (N or COLS:ROWS)") from None
-    options = {}
-    comment = root.get("GC", [""])[0].strip()
-    if comment.lower().startswith("options:"):
-        for word in comment[len("options:"):].split():
-            key, _, value = word.partition("=")
-            options[key] = value
-    return game_class(options, size)
+            raise GameError(f"SZ[{record.root['SZ'][0]}] is not a board size "
+                            "(N or COLS:ROWS)") from None
+    return game_class(record.options, size)
 
 
 def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 MOVE_PROPERTIES = {"B": 0, "W": 1}
+# SGF's number for a game (GM); games it does not number are written with their own name.
+GAME_NUMBERS = {"loa": 9}
 
 
 class SgfError(ValueError):
@@ -56,6 +58,33 @@ class SgfRecord:
     nodes: list[dict[str, list[str]]] = field(default_factory=list)
     moves: list[tuple[int, str]] = field(default_factory=list)
     move_lines: list[int] = field(default_factory=list)
+
+    # The root as the referee writes it (:func:`referee.records.sgf_text`); read in one place.
+
+    @property
+    def game_name(self) -> str | None:
+        """``GM``: the game's name (SGF's number turned into ours), ``None`` without one."""
+        if "GM" not in self.root:
+            return None
+        named = self.root["GM"][0].strip()
+        numbers = {str(number): name for name, number in GAME_NUMBERS.items()}
+        return numbers.get(named, named)
+
+    @property
+    def size_texts(self) -> tuple[str, str] | None:
+        """``SZ[N]`` or ``SZ[COLS:ROWS]`` as the texts (cols, rows), ``None`` without one."""
+        if "SZ" not in self.root:
+            return None
+        cols, _, rows = self.root["SZ"][0].partition(":")
+        return cols.strip(), (rows or cols).strip()
+
+    @property
+    def options(self) -> dict[str, str]:
+        """The game options in the root comment ``GC[options: KEY=VALUE ...]``, as written."""
+        comment = self.root.get("GC", [""])[0].strip()
+        if not comment.lower().startswith("options:"):
+            return {}
+        return dict(word.partition("=")[::2] for word in comment[len("options:"):].split())
 
 
 def read_sgf(text: str) -> SgfRecord:
