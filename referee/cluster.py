@@ -46,6 +46,8 @@ CONNECT_TIMEOUT = 10.0
 # Workers that may die under one game before Dask gives up on it (its default, made explicit
 # for the embedded cluster; a remote scheduler keeps its own setting, see docs/cluster.md).
 ALLOWED_FAILURES = 3
+# Tasks kept in flight per worker thread (see DaskExecutor.slots).
+TASKS_PER_THREAD = 2
 # Seconds between two questions to the scheduler about the cluster's size.
 SIZE_SECONDS = 1.0
 # How often (seconds) a worker looks for the engines of cancelled games to kill.
@@ -149,9 +151,11 @@ class DaskExecutor(Executor):
 
     @property
     def slots(self) -> int:
-        """One task per worker thread; one while there are no workers, so that the run waits
-        for them rather than thinking it has nothing to do."""
-        return max(1, self.size()[0])
+        """Two tasks per worker thread: one playing, one waiting on the worker or the
+        scheduler, so that a thread starts its next game as soon as one ends, however busy
+        the driver is writing (Dask still runs one task per thread at a time). One while there
+        are no workers, so that the run waits for them rather than thinking it is done."""
+        return max(1, TASKS_PER_THREAD * self.size()[0])
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> concurrent.futures.Future:
         # pure=False: every call is a new task, even with the same arguments (a replayed game).

@@ -82,8 +82,9 @@ def _nothing() -> None:
     """An empty task."""
 
 
-def task_cost(workers: int, tasks: int) -> float:
-    """Milliseconds of wall time per empty task through a local cluster's executor."""
+def task_cost(workers: int, tasks: int) -> tuple[float, int]:
+    """Milliseconds of wall time per empty task through a local cluster's executor, and the
+    tasks it kept in flight."""
     from referee.cluster import connect
 
     with contextlib.redirect_stdout(io.StringIO()):
@@ -97,7 +98,7 @@ def task_cost(workers: int, tasks: int) -> float:
                 pending.add(executor.submit(_nothing))
                 submitted += 1
             pending -= executor.wait(pending, None)
-        return 1000 * (time.perf_counter() - started) / tasks
+        return 1000 * (time.perf_counter() - started) / tasks, executor.slots
     finally:
         executor.shutdown(cancel=False)
 
@@ -126,8 +127,9 @@ def main(game: str, games: int, workers: str, tasks: int) -> None:
                 click.echo(f"{label:<18}{rate:>12,.0f}{driver:>16.1f}{process:>17.1f}"
                            f"{timer.plies / len(timer.marks):>12.0f}")
     for count in counts:
-        click.echo(f"Dask, empty tasks on local:{count}: {task_cost(count, tasks):.2f} ms "
-                   f"per task ({tasks} tasks, {count} in flight)")
+        cost, in_flight = task_cost(count, tasks)
+        click.echo(f"Dask, empty tasks on local:{count}: {cost:.2f} ms per task "
+                   f"({tasks} tasks, {in_flight} in flight)")
 
 
 if __name__ == "__main__":
