@@ -160,3 +160,22 @@ def test_zero_regions_are_left_out_of_the_search():
     stars = ClobberPosition(Clobber(size=(5, 5)), 1 | 1 << 15, 2 | 1 << 16)
     assert stars.solve() is False
     assert stars.evaluate() < 0
+
+
+def test_search_moves_leave_out_regions_worth_zero():
+    # On 5x5: a1 b1 is x o, a star (hot); a3 b3 c3 d3 is x x o o, worth 0 (checked against
+    # plain search on a board of its own). Only the star's moves are worth searching.
+    def bits(*names):
+        return sum(1 << (int(name[1]) - 1) * 5 + "abcde".index(name[0]) for name in names)
+    zero = ClobberPosition(Clobber(size=(4, 1)), 0b0011, 0b1100)
+    assert plain_wins(zero, {}) is False
+    zero.to_move = WHITE
+    assert plain_wins(zero, {}) is False
+    position = ClobberPosition(Clobber(size=(5, 5)), bits("a1", "a3", "b3"), bits("b1", "c3", "d3"))
+    assert [position.move_text(move) for move in position.search_moves()] == ["a1xb1"]
+    assert len(position.legal_moves()) == 2
+    # Domineering 4x4 with only a 2x2 square (±1) and a 1x2 vertical strip (1) left open:
+    # the square is hot and comes first, the strip after it.
+    covered = sum(1 << square for square in range(16)) & ~(0b0011_0011 | 1 << 3 | 1 << 7)
+    board = DomineeringPosition(Domineering(size=(4, 4)), covered, 0)
+    assert [board.move_text(move) for move in board.search_moves()][-1] == "d1-d2"
