@@ -22,7 +22,7 @@ Games that know more than an evaluation take part through two hooks of
 Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
 inside the tree, and ``solve()`` (an exact endgame solver) is asked first at the root, with up
 to :data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once. If no win is
-proven, the search still gets its own share of the soft limit (the hard limit bounds both).
+proven, half the solver's time is added to the search's share (the hard limit bounds both).
 """
 
 from __future__ import annotations
@@ -81,7 +81,10 @@ class AlphaBeta:
         winning = self._solved_move(position, budget)
         if winning is not None:
             return winning
-        solving = budget.elapsed()  # the search's own share of the soft limit starts now
+        # Half the solver's time is given back to the search: enough for an iteration or two
+        # after a failed proof, without draining the clock move after move (with the whole of
+        # it given back, Clobber at 3 s + 0.2 s a move came down to 0.16 s left on its clock).
+        solving = budget.elapsed() / 2
         moves = position.search_moves()
         self.random.shuffle(moves)  # ties between equal moves go to a seeded choice
         best = moves[0]
