@@ -96,6 +96,7 @@ def in_play(black: int, white: int, tables: BoardTables) -> int:
             return region
         region = grown
 
+
 def live_regions(black: int, white: int, tables: BoardTables) -> list[int]:
     """The regions (orthogonally connected groups of stones) where a black and a white stone
     still touch, one bitboard each; the same stones as :func:`in_play`, split."""
