@@ -36,7 +36,7 @@ from .budget import Budget
 WIN = 1_000_000
 MATE_BOUND = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
-TABLE_LIMIT = 1_000_000
+TABLE_LIMIT = 500_000  # entries per side's table
 WIDE_NODE = 2_000
 QUIESCENCE_PLIES = 6
 CONTEMPT = 25

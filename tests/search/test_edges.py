@@ -7,7 +7,7 @@ import pytest
 
 from engine import BLACK, WHITE, find_game, game_names
 from engine.core import Game, Outcome, Position, Termination
-from engine.search import AlphaBeta, Budget, Mcts
+from engine.search import AlphaBeta, Budget, Mcts, TimeKeeper
 from engine.search.alphabeta import CONTEMPT
 
 
@@ -93,3 +93,20 @@ def test_draw_contempt_keeps_its_sign_when_the_searcher_changes_side():
     searcher = AlphaBeta(seed=1)
     searcher.choose(ToyPosition(game, "Z", WHITE), Budget(depth=4))
     assert searcher.choose(ToyPosition(game, "R", BLACK), Budget(depth=3)) == "m2"
+
+
+def test_the_clock_settles_above_zero_under_an_increment():
+    """A move costs its soft limit plus a fifth more plus 50 ms of overhead (a loaded
+    machine); over 300 moves at 3 s + 0.2 s a move the clock must not run down to the margin,
+    as it did when the whole increment was spent at any clock."""
+    keeper = TimeKeeper()
+    keeper.set_controls(3.0, 0.0, 0)
+    keeper.increment = 0.2
+    left = 3.0
+    lowest = left
+    for _ in range(300):
+        keeper.left[BLACK] = (left, 0)
+        soft, hard = keeper.allowance(BLACK, 10)
+        left = left - min(1.2 * soft + 0.05, hard + 0.05) + 0.2
+        lowest = min(lowest, left)
+    assert lowest > 0.5
