@@ -70,7 +70,7 @@ def baseline_opponent(baseline: str) -> tuple[str, float]:
 
 def match_command(game: str, opponent: str, odds: float, games: int, clock: tuple[float, float],
                   concurrency: int, out: pathlib.Path, seed: int,
-                  book: pathlib.Path | None) -> list[str]:
+                  book: pathlib.Path | None, max_moves: int | None = None) -> list[str]:
     """The referee command of one match: our engine first, the opponent with ``odds`` times
     our clock (main time, increment), played in pairs with colours swapped."""
     main, increment = clock
@@ -79,6 +79,8 @@ def match_command(game: str, opponent: str, odds: float, games: int, clock: tupl
         "--engine", ENGINE, "--engine", opponent, "--pairs", "--games", str(games),
         "--time", f"{main:g}", "--increment", f"{increment:g}",
         "--concurrency", str(concurrency), "--out", str(out), "--seed", str(seed)]
+    if max_moves is not None:
+        command += ["--max-moves", str(max_moves)]
     if odds != 1:
         command += ["--engine-option", f"2:time={odds * main:g}",
                     "--engine-option", f"2:increment={odds * increment:g}"]
@@ -183,6 +185,8 @@ def _elo_text(elo: float) -> str:
 @click.option("--increment", type=float, default=None, help="Our increment per move instead.")
 @click.option("--opening-plies", type=int, default=2, show_default=True,
               help="Random plies of each pair's opening (0: the game's start).")
+@click.option("--max-moves", type=int, default=None,
+              help="Plies after which a game is a draw (the referee's default: 1000).")
 @click.option("--concurrency", type=int, default=2, show_default=True)
 @click.option("--out", type=click.Path(path_type=pathlib.Path),
               default=ROOT / "strength-results", show_default=True)
@@ -190,7 +194,7 @@ def _elo_text(elo: float) -> str:
               default=ROOT / "docs" / "strength.md", show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 def main(games, count, baselines, opponent, opponent_name, odds, move_time, main_time,
-         increment, opening_plies, concurrency, out, table, seed):
+         increment, opening_plies, max_moves, concurrency, out, table, seed):
     """Measure the engine against the baselines or --opponent in GAMES (default: all) and
     write the table."""
     count += count % 2
@@ -215,7 +219,7 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
         for label, command, factor in opponents:
             folder = out / f"{game}-{label.replace(' ', '_').replace('/', '_')}"
             rows = run_pairing(match_command(game, command, factor, count, clock, concurrency,
-                                             folder, seed, book), folder)
+                                             folder, seed, book, max_moves), folder)
             lines.append(table_row(game, label, rows))
             click.echo(lines[-1])
     table.parent.mkdir(parents=True, exist_ok=True)
