@@ -268,18 +268,6 @@ that zero regions drop out and the classes of the others are known.
         """Whether ``colour`` (0 Left/black, 1 Right/white) wins the sum ``shapes`` moving first."""
         return self._first_wins(self.simplify(shapes), colour)
 
-    def winning_option(self, shapes, colour: int) -> tuple[int, int] | None:
-        """A winning move of ``colour`` moving first in ``shapes`` as (index of the region in
-        ``shapes``, index of the option in :meth:`RegionRules.options`), or ``None`` if the sum
-        is lost."""
-        shapes = list(shapes)
-        for index, shape in enumerate(shapes):
-            rest = shapes[:index] + shapes[index + 1:]
-            for number, parts in enumerate(self.rules.options(shape, colour)):
-                if not self._first_wins(self.simplify(rest + parts), colour ^ 1):
-                    return index, number
-        return None
-
     def _first_wins(self, shapes: tuple[Shape, ...], colour: int) -> bool:
         if not shapes:
             return False
@@ -337,3 +325,92 @@ that zero regions drop out and the classes of the others are known.
             balance += (outcome == theirs) - (outcome == mine)
             cells += len(shape)
         return balance, cells
+
+
+class Regions:
+    """A game's position as the search sees it: its regions not known to be worth 0, each with
+    its outcome class, found once per position, and exact answers about their sum.
+
+    Both games use one of these, giving per call what only they know: the position's key, the
+    cells in play (while more than ``decompose_limit`` are, splitting costs more than it tells,
+    and all of them make one region of unknown class), how to split them into regions and the
+    shape of a region. A region of at most the solver's ``region_limit`` cells gets its class
+    from :meth:`SumSolver.outcome_within` (``eval_nodes`` new positions at most, else ``None``).
+    """
+
+    def __init__(self, solver: SumSolver, decompose_limit: int, root_limit: int,
+                 eval_nodes: int, cache_limit: int = 200_000) -> None:
+        self.solver = solver
+        self.decompose_limit = decompose_limit
+        self.root_limit = root_limit
+        self.eval_nodes = eval_nodes
+        self.cache_limit = cache_limit
+        self._found: dict[tuple, list] = {}
+        self._shapes: dict[tuple, Shape] = {}
+
+    def open(self, key: tuple, playing: Callable[[], int],
+             split: Callable[[int], Iterator[int] | list[int]],
+             shape_of: Callable[[int], Shape]) -> list[tuple[int, tuple[bool, bool] | None]]:
+        """The regions of the position ``key`` not known to be worth 0, as (bitboard, class or
+        ``None``); ``split(playing)`` gives the regions of the cells in play."""
+        found = self._found.get(key)
+        if found is not None:
+            return found
+        cells = playing()
+        if cells.bit_count() > self.decompose_limit:
+            return [(cells, None)]
+        found = []
+        for region in split(cells):
+            outcome = None
+            if region.bit_count() <= self.solver.region_limit:
+                outcome = self.solver.outcome_within(shape_of(region), self.eval_nodes)
+            if outcome != ZERO:
+                found.append((region, outcome))
+        if len(self._found) > self.cache_limit:
+            self._found.clear()
+        self._found[key] = found
+        return found
+
+    def shape(self, key: tuple, normal: Callable[[], Shape]) -> Shape:
+        """The normalised shape cached under ``key`` (a region's cells and kinds): a move
+        changes one region, so the others are met again and again."""
+        shape = self._shapes.get(key)
+        if shape is None:
+            if len(self._shapes) > self.cache_limit:
+                self._shapes.clear()
+            shape = self._shapes[key] = normal()
+        return shape
+
+    @staticmethod
+    def hot_and_cold(found: list) -> tuple[int, int]:
+        """The cells of the regions still undecided or won by whoever starts (hot), and of
+        those won by one side whoever starts (cold)."""
+        hot = cold = 0
+        for region, outcome in found:
+            if outcome is None or outcome == FUZZY:
+                hot |= region
+            else:
+                cold |= region
+        return hot, cold
+
+    def sum_wins(self, found: list, shape_of: Callable[[int], Shape], colour: int,
+                 nodes: int | None = None) -> bool | None:
+        """Whether ``colour`` wins the sum of the regions ``found`` moving first; with
+        ``nodes``, ``None`` when that needs more new searched positions."""
+        shapes = [shape_of(region) for region, _ in found]
+        if nodes is None:
+            return self.solver.wins(shapes, colour)
+        return self.solver.wins_within(shapes, colour, nodes)
+
+    def solve(self, found: list, shape_of: Callable[[int], Shape], colour: int,
+              stop: Callable[[], bool] | None = None) -> bool | None:
+        """The root's exact endgame answer for ``colour`` to move, once the regions ``found``
+        hold ``root_limit`` cells or fewer (else ``None``); ``stop`` is the clock, raising
+        :class:`OutOfBudget` through the solver when it says so."""
+        if sum(region.bit_count() for region, _ in found) > self.root_limit:
+            return None
+        self.solver.stop = stop
+        try:
+            return self.sum_wins(found, shape_of, colour)
+        finally:
+            self.solver.stop = None

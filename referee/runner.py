@@ -104,13 +104,6 @@ def play_task(task: Task) -> TaskResult:
     return TaskResult(tuple(finished))
 
 
-def kill_engines() -> None:
-    """Kill every engine of this process now: a cluster worker's part of a hard stop (the
-    games they were playing end at once as crashes, which the driver no longer records).
-    Later tasks start fresh engines."""
-    POOL.stop(refuse=False)
-
-
 @dataclass
 class Run:
     """A run as its observers see it: what is played, by whom, where, the SPRT and the ratings'

@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..cgt import CLOBBER, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, board_cells, components
+from ..cgt import CLOBBER, NEGATIVE, POSITIVE, Regions, SumSolver, board_cells, components
 from ..core import BLACK, COLOUR_NAMES, Game, Outcome, Position, Termination
 from ..grid import from_to_text, parse_from_to, render, square_name, two_colour_cells
 
@@ -46,9 +46,7 @@ SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuris
 # than this counts as unsolved there (the clock is only looked at between evaluations).
 EVAL_NODES = 400
 SOLVER = SumSolver(CLOBBER, REGION_LIMIT)
-_ANALYSIS_LIMIT = 200_000
-_analysis: dict[tuple[int, int, int], list] = {}
-_shapes: dict[tuple[int, int, int], tuple] = {}
+REGIONS = Regions(SOLVER, DECOMPOSE_LIMIT, ROOT_SOLVE_LIMIT, EVAL_NODES)
 
 class BoardTables(NamedTuple):
     """The per-size constants of a Clobber board."""
@@ -105,39 +103,18 @@ def live_regions(black: int, white: int, tables: BoardTables) -> list[int]:
 
 
 def region_shape(black: int, white: int, region: int, cols: int):
-    """The normalised :data:`engine.cgt.Shape` of ``region`` (kind 0 black, 1 white), cached
-    by the region's stones (a move changes one region: the others are met again and again)."""
-    key = (cols, black & region, white & region)
-    shape = _shapes.get(key)
-    if shape is None:
-        if len(_shapes) > _ANALYSIS_LIMIT:
-            _shapes.clear()
-        shape = _shapes[key] = CLOBBER.normal(board_cells(region, cols, (black, white)))
-    return shape
+    """The normalised :data:`engine.cgt.Shape` of ``region`` (kind 0 black, 1 white)."""
+    return REGIONS.shape((cols, black & region, white & region),
+                         lambda: CLOBBER.normal(board_cells(region, cols, (black, white))))
 
 
 def open_regions(black: int, white: int, tables: BoardTables) -> list:
     """The live regions not known to be worth 0, each as ``(bitboard, outcome class)``; the
     class is ``None`` for a region too big to solve. Cached per position; while more than
     :data:`DECOMPOSE_LIMIT` stones are in play, all of them make one region."""
-    key = (tables.cols, black, white)
-    found = _analysis.get(key)
-    if found is None:
-        playing = in_play(black, white, tables)
-        if playing.bit_count() > DECOMPOSE_LIMIT:
-            return [(playing, None)]  # too early to split: one big region, quickly found
-        found = []
-        for region in live_regions(black, white, tables):
-            outcome = None
-            if region.bit_count() <= REGION_LIMIT:
-                outcome = SOLVER.outcome_within(
-                    region_shape(black, white, region, tables.cols), EVAL_NODES)
-            if outcome != ZERO:
-                found.append((region, outcome))
-        if len(_analysis) > _ANALYSIS_LIMIT:
-            _analysis.clear()
-        _analysis[key] = found
-    return found
+    return REGIONS.open((tables.cols, black, white), lambda: in_play(black, white, tables),
+                        lambda playing: live_regions(black, white, tables),
+                        lambda region: region_shape(black, white, region, tables.cols))
 
 
 class Clobber(Game):
@@ -264,12 +241,7 @@ class ClobberPosition(Position):
         """The moves in regions not known to be worth 0, those in regions still undecided or
         won by whoever starts first (the hot ones); every move when there are no others."""
         moves = self.legal_moves()
-        hot = cold = 0
-        for region, outcome in open_regions(*self.pieces, self.tables):
-            if outcome is None or outcome == FUZZY:
-                hot |= region
-            else:
-                cold |= region
+        hot, cold = Regions.hot_and_cold(open_regions(*self.pieces, self.tables))
         first = [move for move in moves if hot >> (move >> TARGET_BITS) & 1]
         second = [move for move in moves if cold >> (move >> TARGET_BITS) & 1]
         return first + second or moves
@@ -279,22 +251,14 @@ class ClobberPosition(Position):
         hold :data:`ROOT_SOLVE_LIMIT` stones or fewer."""
         if self.outcome is not None:
             return self.outcome.winner == self.to_move
-        regions = open_regions(*self.pieces, self.tables)
-        if sum(region.bit_count() for region, _ in regions) > ROOT_SOLVE_LIMIT:
-            return None
-        SOLVER.stop = stop
-        try:
-            return self._sum_wins(regions)
-        finally:
-            SOLVER.stop = None
+        return REGIONS.solve(open_regions(*self.pieces, self.tables), self._shape_of,
+                             self.to_move, stop)
 
     def _sum_wins(self, regions: list, nodes: int | None = None) -> bool | None:
-        black, white = self.pieces
-        cols = self.tables.cols
-        shapes = [region_shape(black, white, region, cols) for region, _ in regions]
-        if nodes is None:
-            return SOLVER.wins(shapes, self.to_move)
-        return SOLVER.wins_within(shapes, self.to_move, nodes)
+        return REGIONS.sum_wins(regions, self._shape_of, self.to_move, nodes)
+
+    def _shape_of(self, region: int):
+        return region_shape(*self.pieces, region, self.tables.cols)
 
     def key(self) -> tuple[int, int, int]:
         return self.pieces[0], self.pieces[1], self.to_move

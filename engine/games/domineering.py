@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..cgt import DOMINEERING, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, board_cells, components
+from ..cgt import DOMINEERING, NEGATIVE, POSITIVE, Regions, SumSolver, board_cells, components
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
@@ -49,9 +49,7 @@ SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuris
 # than this counts as unsolved there (the clock is only looked at between evaluations).
 EVAL_NODES = 400
 SOLVER = SumSolver(DOMINEERING, REGION_LIMIT)
-_CACHE_LIMIT = 200_000
-_analysis: dict[tuple[int, int], list] = {}
-_shapes: dict[tuple[int, int], tuple] = {}
+REGIONS = Regions(SOLVER, DECOMPOSE_LIMIT, ROOT_SOLVE_LIMIT, EVAL_NODES)
 
 
 class BoardTables(NamedTuple):
@@ -104,13 +102,15 @@ def neighbours(squares: int, tables: BoardTables) -> int:
 
 def region_shape(region: int, cols: int):
     """The normalised :data:`engine.cgt.Shape` of the empty squares ``region``, cached."""
-    key = (cols, region)
-    shape = _shapes.get(key)
-    if shape is None:
-        if len(_shapes) > _CACHE_LIMIT:
-            _shapes.clear()
-        shape = _shapes[key] = DOMINEERING.normal(board_cells(region, cols, (region,)))
-    return shape
+    return REGIONS.shape((cols, region),
+                         lambda: DOMINEERING.normal(board_cells(region, cols, (region,))))
+
+
+def playing_squares(empty: int, tables: BoardTables) -> int:
+    """The ``empty`` squares on which a domino of either side still fits."""
+    vertical = vertical_slots(empty, tables)
+    horizontal = horizontal_slots(empty, tables)
+    return vertical | vertical << tables.cols | horizontal | horizontal << 1
 
 
 def open_regions(empty: int, tables: BoardTables) -> list:
@@ -118,25 +118,10 @@ def open_regions(empty: int, tables: BoardTables) -> list:
     are not known to be worth 0, each as ``(bitboard, outcome class)``; the class is ``None``
     for a region too big to solve. Cached per position; while more than
     :data:`DECOMPOSE_LIMIT` squares are in play, all of them make one region."""
-    key = (tables.cols, empty)
-    found = _analysis.get(key)
-    if found is None:
-        vertical = vertical_slots(empty, tables)
-        horizontal = horizontal_slots(empty, tables)
-        playing = vertical | vertical << tables.cols | horizontal | horizontal << 1
-        if playing.bit_count() > DECOMPOSE_LIMIT:
-            return [(playing, None)]
-        found = []
-        for region in components(empty, lambda squares: neighbours(squares, tables), playing):
-            outcome = None
-            if region.bit_count() <= REGION_LIMIT:
-                outcome = SOLVER.outcome_within(region_shape(region, tables.cols), EVAL_NODES)
-            if outcome != ZERO:
-                found.append((region, outcome))
-        if len(_analysis) > _CACHE_LIMIT:
-            _analysis.clear()
-        _analysis[key] = found
-    return found
+    return REGIONS.open(
+        (tables.cols, empty), lambda: playing_squares(empty, tables),
+        lambda playing: components(empty, lambda squares: neighbours(squares, tables), playing),
+        lambda region: region_shape(region, tables.cols))
 
 
 class Domineering(Game):
@@ -294,12 +279,7 @@ class DomineeringPosition(Position):
         """The moves in regions not known to be worth 0, those in regions still undecided or
         won by whoever starts first (the hot ones) first; every move when there are no others."""
         moves = self.legal_moves()
-        hot = cold = 0
-        for region, outcome in open_regions(self._empty(), self.tables):
-            if outcome is None or outcome == FUZZY:
-                hot |= region
-            else:
-                cold |= region
+        hot, cold = Regions.hot_and_cold(open_regions(self._empty(), self.tables))
         first = [move for move in moves if hot >> move & 1]
         second = [move for move in moves if cold >> move & 1]
         spoils = self._spoils()
@@ -332,21 +312,14 @@ class DomineeringPosition(Position):
         hold :data:`ROOT_SOLVE_LIMIT` empty squares or fewer."""
         if self.outcome is not None:
             return self.outcome.winner == self.to_move
-        regions = open_regions(self._empty(), self.tables)
-        if sum(region.bit_count() for region, _ in regions) > ROOT_SOLVE_LIMIT:
-            return None
-        SOLVER.stop = stop
-        try:
-            return self._sum_wins(regions)
-        finally:
-            SOLVER.stop = None
+        return REGIONS.solve(open_regions(self._empty(), self.tables), self._shape_of,
+                             self.to_move, stop)
 
     def _sum_wins(self, regions: list, nodes: int | None = None) -> bool | None:
-        cols = self.tables.cols
-        shapes = [region_shape(region, cols) for region, _ in regions]
-        if nodes is None:
-            return SOLVER.wins(shapes, self.to_move)
-        return SOLVER.wins_within(shapes, self.to_move, nodes)
+        return REGIONS.sum_wins(regions, self._shape_of, self.to_move, nodes)
+
+    def _shape_of(self, region: int):
+        return region_shape(region, self.tables.cols)
 
     def key(self) -> tuple[int, int]:
         return self.covered[0] | self.covered[1], self.to_move
