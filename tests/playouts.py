@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from engine import Game, Outcome, Position
+from engine import Game, Outcome, Position, find_game
 
 PLY_CAP = 3000
 
@@ -75,3 +75,16 @@ def reference_counts(position: Position, reference_moves) -> list[int]:
             total += len(reference_moves(position))
         position.undo()
     return [len(reference_moves(position)), total]
+
+
+def random_game(name: str, options: dict, plies: int, seed: int) -> tuple[Game, list[str]]:
+    """Game ``name`` with ``options`` (and its random start drawn from ``seed``) and the texts of
+    up to ``plies`` random legal moves from its start, for records and books built in tests."""
+    game = find_game(name)(options)
+    game = find_game(name)({**options, **game.draw_start(random.Random(seed))})
+    position, moves, rng = game.initial_position(), [], random.Random(seed)
+    while len(moves) < plies and position.outcome is None:
+        move = rng.choice(position.legal_moves())
+        moves.append(position.move_text(move))
+        position.play(move)
+    return game, moves

@@ -3,7 +3,6 @@ order a run uses them in, and the generator behind ``olympiad-referee openings``
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,8 @@ from referee.game import Setup
 from referee.openings import (BookError, Opening, book_text, load_book, order_openings,
                               write_book)
 from referee.records import sgf_text
+
+from ..playouts import random_game
 
 LAYOUT = "pobyyobp" * 8  # 16 discs of each colour
 
@@ -98,13 +99,7 @@ def test_start_options_fix_each_openings_start(tmp_path):
 
 def played(name: str, options: dict, plies: int, seed: int) -> dict:
     """A results row of a game of random moves, as the referee would write it."""
-    game = find_game(name)(options)
-    game = find_game(name)({**options, **game.draw_start(random.Random(seed))})
-    position, moves, rng = game.initial_position(), [], random.Random(seed)
-    while len(moves) < plies and position.outcome is None:
-        move = rng.choice(position.legal_moves())
-        moves.append(position.move_text(move))
-        position.play(move)
+    game, moves = random_game(name, options, plies, seed)
     return {"game": game.name, "game_no": seed, "black": "a", "white": "b", "result": "0",
             "termination": "move_limit", "reason": "cut", "moves": moves,
             "size": list(game.size) if game.size else None, "options": dict(game.settings),

@@ -3,24 +3,12 @@ variations, escapes and faults."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from engine import find_game
 from referee.records import sgf_text
 from referee.sgf import SgfError, read_collection, read_sgf
 
-
-def random_game(name: str, options: dict, plies: int, seed: int) -> tuple[object, list[str]]:
-    game = find_game(name)(options)
-    game = find_game(name)({**options, **game.draw_start(random.Random(seed))})
-    position, moves, rng = game.initial_position(), [], random.Random(seed)
-    while len(moves) < plies and position.outcome is None:
-        move = rng.choice(position.legal_moves())
-        moves.append(position.move_text(move))
-        position.play(move)
-    return game, moves
+from ..playouts import random_game
 
 
 @pytest.mark.parametrize("name, options", [("loa", {}), ("laocoon", {"variant": "random"}),
