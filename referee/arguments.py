@@ -18,7 +18,7 @@ ValueError: '1e3' is not a number (ASCII digits, a sign and a point)
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -46,28 +46,31 @@ def decimal(text: str) -> float:
     return float(text)
 
 
-class WholeRange(click.IntRange):
+class _AsciiNumber:
+    """Reads text with ``read`` (:func:`whole` or :func:`decimal`) before click's own range
+    check, so that click never sees text its ``int()``/``float()`` would take wrongly."""
+
+    read: Callable[[str], float]
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            try:
+                value = self.read(value)
+            except ValueError as error:
+                self.fail(str(error), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class WholeRange(_AsciiNumber, click.IntRange):
     """``click.IntRange`` that takes ASCII digits only."""
 
-    def convert(self, value, param, ctx):
-        if isinstance(value, str):
-            try:
-                value = whole(value)
-            except ValueError as error:
-                self.fail(str(error), param, ctx)
-        return super().convert(value, param, ctx)
+    read = staticmethod(whole)
 
 
-class DecimalRange(click.FloatRange):
+class DecimalRange(_AsciiNumber, click.FloatRange):
     """``click.FloatRange`` that takes ASCII digits, a sign and a point only."""
 
-    def convert(self, value, param, ctx):
-        if isinstance(value, str):
-            try:
-                value = decimal(value)
-            except ValueError as error:
-                self.fail(str(error), param, ctx)
-        return super().convert(value, param, ctx)
+    read = staticmethod(decimal)
 
 
 WHOLE = WholeRange()  # any whole number, for options such as --seed
