@@ -25,7 +25,7 @@ import click
 from engine import COLOUR_NAMES, Game, GameError, find_game, game_names
 
 from .arguments import WHOLE
-from .channel import ChannelError, EngineChannel, GtpFailure, parse_answer
+from .channel import ChannelError, EngineChannel, parse_answer
 from .game import one_line
 
 # Every command SPEC 1.2 asks an engine to answer.
@@ -141,8 +141,6 @@ class Checker:
         except ChannelError as error:
             self.engine.restart()
             return CheckResult(name, False, f"{type(error).__name__}: {one_line(str(error), 100)}")
-        except GtpFailure as failure:  # send() is never used, but keep a failure a failure
-            return CheckResult(name, False, one_line(str(failure), 100))
         return CheckResult(name, True)
 
     # --- the protocol itself ---------------------------------------------------------------

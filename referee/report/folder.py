@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ..records import RESULTS_NAME, SETTINGS_NAME, sgf_path
 from ..results import GameResult
