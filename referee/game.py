@@ -69,6 +69,17 @@ class Setup:
         """The game with these options (and ``extra`` ones); raises the game's errors."""
         return find_game(self.game)({**self.options, **(extra or {})}, self.size)
 
+    def start(self, opening: Opening | None, rng: random.Random) -> tuple[dict[str, str], Game]:
+        """The start options a game is played from and the game with them: the opening's own
+        (a laoCoon layout in a book), else the game's random start drawn with ``rng`` (no
+        options for most games)."""
+        game = self.make_game()
+        if opening is not None and opening.start_options:
+            options = dict(opening.start_options)
+        else:
+            options = game.draw_start(rng)
+        return options, self.make_game(options) if options else game
+
 
 @dataclass
 class GameRecord:
@@ -133,12 +144,7 @@ class _Referee:
         self.engines = engines
         self.opening = opening
         self.observer = observer
-        game = setup.make_game()
-        if opening is not None and opening.start_options:
-            self.start_options = dict(opening.start_options)
-        else:
-            self.start_options = game.draw_start(rng)
-        self.game = setup.make_game(self.start_options) if self.start_options else game
+        self.start_options, self.game = setup.start(opening, rng)
         self.position = self.game.initial_position()
         controls = controls or (setup.control, setup.control)
         self.clocks = [Clock(control, setup.time_margin) for control in controls]

@@ -121,16 +121,11 @@ class LiveView(RunObserver):
 
     def game_started(self, game: ScheduledGame) -> None:
         setup = self.run.setup
-        # The start the referee plays from (referee.game): the opening's options, else the
-        # random start drawn from the game's seed.
-        if game.opening is not None and game.opening.start_options:
-            options = dict(game.opening.start_options)
-        else:
-            options = setup.make_game().draw_start(random.Random(game.seed))
+        # The start the referee plays from (the runner draws it with the game's seed).
+        _, played = setup.start(game.opening, random.Random(game.seed))
         specs = (self.run.engines[game.black], self.run.engines[game.white])
         clocks = tuple((spec.control or setup.control).main for spec in specs)
-        self.live.start(LiveGame(game.game_no, specs[0].name, specs[1].name,
-                                 setup.make_game(options), clocks))
+        self.live.start(LiveGame(game.game_no, specs[0].name, specs[1].name, played, clocks))
 
     def move_played(self, game_no: int, ply: int, move: str,
                     clocks: tuple[float, float]) -> None:
