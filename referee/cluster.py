@@ -108,6 +108,9 @@ class DaskExecutor(Executor):
         self._pending: set[_TaskFuture] = set()
         self._size = (0, 0)
         self._sized_at = -SIZE_SECONDS
+        client_log = logging.getLogger("distributed.client")
+        if not any(isinstance(known, _LossReportedByUs) for known in client_log.filters):
+            client_log.addFilter(_LossReportedByUs())
 
     @classmethod
     def remote(cls, address: str) -> DaskExecutor:
@@ -246,6 +249,15 @@ class DaskExecutor(Executor):
 
 def _first_line(error: Exception) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+class _LossReportedByUs(logging.Filter):
+    """Drops the client's log of giving up on a lost scheduler: when the client gives up
+    (after its reconnection timeout) the driver ends the run with its own one line saying so,
+    which that log would otherwise precede on standard error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to reconnect to scheduler")
 
 
 def _quiet_dask() -> None:
