@@ -133,8 +133,8 @@ def test_buttons_a_ply_link_flip_and_copy(browser, breakthrough_match):
     browser.click("#copy")
     status = browser.wait_for("document.getElementById('copy-status').textContent")
     assert status in ("copied", "select and copy: " + " ".join(row["moves"]))
-    browser.key("Escape", 27)
-    assert browser.evaluate("document.getElementById('summary').hidden") is False
+    browser.key("Escape", 27)  # clears the fragment; the page follows on 'hashchange', later
+    assert browser.wait_for("document.getElementById('summary').hidden === false") is True
     assert browser.errors == []
 
 
