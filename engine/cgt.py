@@ -139,6 +139,16 @@ class RegionRules:
     def size(self, shape: Shape) -> int:
         return len(shape)
 
+    def promise(self, shapes: tuple[Shape, ...], colour: int) -> int:
+        """How good the sum ``shapes`` looks for ``colour`` (the one who moved there), lower
+        better: a static count ordering the solver's moves (the default: none)."""
+        return 0
+
+    def bound(self, shapes: tuple[Shape, ...], colour: int) -> bool | None:
+        """Whether ``colour`` wins the sum ``shapes`` moving first, when a static count
+        decides it without search; ``None`` otherwise (the default: no such count)."""
+        return None
+
 
 class ClobberRules(RegionRules):
     """Clobber regions: ``kind`` is the stone's colour. A region is live while a black and a
@@ -181,6 +191,10 @@ class DomineeringRules(RegionRules):
     symmetries = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y),
                   lambda x, y: (-x, -y))
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._counts: dict[Shape, tuple] = {}
+
     def options(self, shape, colour):
         empty = {(x, y) for x, y, _ in shape}
         step = (0, 1) if colour == 0 else (1, 0)
@@ -195,6 +209,70 @@ class DomineeringRules(RegionRules):
 
     def _negated(self, shape):
         return self.normal([(y, x, kind) for x, y, kind in shape])
+
+    def bound(self, shapes, colour):
+        """Decided when one side's safe moves (dominoes the other can never spoil, without
+        overlaps) outlast every domino the other could still fit: the count Bullock's Obsequi
+        prunes with. Both counts add up over regions."""
+        capacity, safe = self._sums(shapes)
+        winner = outright_winner(capacity, safe, colour)
+        return None if winner is None else winner == colour
+
+    def promise(self, shapes, colour):
+        """The other side's capacity and safe moves less the mover's."""
+        capacity, safe = self._sums(shapes)
+        other = colour ^ 1
+        return capacity[other] + safe[other] - capacity[colour] - safe[colour]
+
+    def _sums(self, shapes) -> tuple[list[int], list[int]]:
+        """Capacity and safe moves of each side over the regions ``shapes`` (cached per
+        shape)."""
+        capacity, safe = [0, 0], [0, 0]
+        for shape in shapes:
+            counts = self._counts.get(shape)
+            if counts is None:
+                if len(self._counts) > CACHE_LIMIT:
+                    self._counts.clear()
+                counts = self._counts[shape] = domino_counts({(x, y) for x, y, _ in shape})
+            for side in (0, 1):
+                capacity[side] += counts[0][side]
+                safe[side] += counts[1][side]
+        return capacity, safe
+
+
+def domino_counts(empty: set[tuple[int, int]]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(capacity, safe moves) of Left (vertical) and Right (horizontal) on the ``empty`` cells:
+    the most dominoes each could fit at once, and how many of those no domino of the other
+    could ever spoil (neither cell has a neighbour on the other's axis)."""
+    capacity, safe = [0, 0], [0, 0]
+    for side, (dx, dy) in enumerate(((0, 1), (1, 0))):
+        spoilable = {(x, y) for x, y in empty
+                     if (x + dy, y + dx) in empty or (x - dy, y - dx) in empty}
+        for cells, counted in ((empty, capacity), (empty - spoilable, safe)):
+            # Runs along the side's axis: a run of n cells holds n // 2 dominoes.
+            for x, y in cells:
+                if (x - dx, y - dy) in cells:
+                    continue
+                length = 1
+                while (x + length * dx, y + length * dy) in cells:
+                    length += 1
+                counted[side] += length // 2
+    return tuple(capacity), tuple(safe)
+
+
+def outright_winner(capacity, safe, to_move: int) -> int | None:
+    """The winner when one side's safe moves alone outlast every move the other can still make
+    (``capacity`` and ``safe`` indexed by side), else ``None``.
+
+    Playing only its safe moves, a side makes as many moves as it has safe ones whatever the
+    other does, and the other makes at most its capacity; the side to move needs one move more
+    than the other can make, the other side as many."""
+    other = to_move ^ 1
+    if safe[to_move] > capacity[other]:
+        return to_move
+    if safe[other] >= capacity[to_move]:
+        return other
+    return None
 
 
 CLOBBER = ClobberRules()
@@ -280,6 +358,8 @@ that zero regions drop out and the classes of the others are known.
             raise OutOfBudget
         decided = self._by_classes(shapes, colour)
         if decided is None:
+            decided = self.rules.bound(shapes, colour)
+        if decided is None:
             decided = self._search(shapes, colour)
         if len(self.sums) > self.table_limit:
             self.sums.clear()
@@ -313,18 +393,20 @@ that zero regions drop out and the classes of the others are known.
         candidates.sort(key=lambda after: self._promise(after, colour))
         return any(not self._first_wins(after, colour ^ 1) for after in candidates)
 
-    def _promise(self, shapes, colour: int) -> tuple[int, int]:
-        """Sort key of a sum ``colour`` may move to, the most promising first: fewest regions
-        won by the opponent whoever starts (less those won by ``colour``), then fewest cells.
-        Tried against fewest regions first on Clobber and Domineering endgames of 32-40 open
-        cells: 20 % (Clobber) and 3 times (Domineering) less time, more of them solved."""
+    def _promise(self, shapes, colour: int) -> tuple[int, int, int]:
+        """Sort key of a sum ``colour`` may move to, the most promising first: the game's own
+        static count (:meth:`RegionRules.promise`), then fewest regions won by the opponent
+        whoever starts (less those won by ``colour``), then fewest cells. The regions-won
+        order took 20 % (Clobber) and 3 times (Domineering) less time than fewest regions
+        first on endgames of 32-40 open cells; Domineering's capacity and safe moves in front
+        of it solved 6 of 6 endgames of 44 empty squares within 5 s instead of 0 of 6."""
         mine, theirs = (POSITIVE, NEGATIVE) if colour == 0 else (NEGATIVE, POSITIVE)
         balance = cells = 0
         for shape in shapes:
             outcome = self.outcomes.get(shape)
             balance += (outcome == theirs) - (outcome == mine)
             cells += len(shape)
-        return balance, cells
+        return self.rules.promise(shapes, colour), balance, cells
 
 
 class Regions:

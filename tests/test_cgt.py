@@ -7,7 +7,7 @@ import pytest
 
 from engine import BLACK, WHITE, find_game
 from engine.cgt import (CLOBBER, DOMINEERING, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver,
-                        components)
+                        components, domino_counts, outright_winner)
 from engine.games.clobber import ClobberPosition, board_tables, neighbours, open_regions
 from engine.games.domineering import DomineeringPosition
 
@@ -74,7 +74,7 @@ def test_a_region_and_its_negative_cancel_in_domineering():
 
 
 def test_a_capped_solve_gives_up_and_resumes_with_the_same_answer():
-    rectangle = domineering_shape([".....", ".....", ".....", "....."])
+    rectangle = domineering_shape(["......", "......", "......", "......"])
     capped = SumSolver(DOMINEERING, region_limit=6)
     assert capped.wins_within([rectangle], BLACK, 64) is None
     while (answer := capped.wins_within([rectangle], BLACK, 500)) is None:
@@ -179,3 +179,26 @@ def test_search_moves_leave_out_regions_worth_zero():
     covered = sum(1 << square for square in range(16)) & ~(0b0011_0011 | 1 << 3 | 1 << 7)
     board = DomineeringPosition(Domineering(size=(4, 4)), covered, 0)
     assert [board.move_text(move) for move in board.search_moves()][-1] == "d1-d2"
+
+
+def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
+    """The safe-moves bound the solver prunes with never contradicts exhaustive search."""
+    rng = random.Random(14)
+    memos: dict = {}  # per board size: position keys do not say the size
+    decided = 0
+    for _ in range(2000):
+        cols, rows = rng.randint(2, 6), rng.randint(2, 6)
+        covered = rng.getrandbits(cols * rows) & rng.getrandbits(cols * rows)
+        position = DomineeringPosition(Domineering(size=(cols, rows)), covered, 0,
+                                       rng.choice((BLACK, WHITE)))
+        if position.outcome is not None or position._empty().bit_count() > 16:
+            continue
+        empty = position._empty()
+        capacity, safe = domino_counts({(square % cols, square // cols)
+                                        for square in range(cols * rows) if empty >> square & 1})
+        winner = outright_winner(capacity, safe, position.to_move)
+        if winner is not None:
+            decided += 1
+            memo = memos.setdefault((cols, rows), {})
+            assert plain_wins(position, memo) == (winner == position.to_move)
+    assert decided >= 50
