@@ -21,20 +21,25 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..cgt import DOMINEERING, NEGATIVE, POSITIVE, Regions, SumSolver, board_cells, components
+from ..cgt import (DOMINEERING, NEGATIVE, POSITIVE, Regions, SumSolver, board_cells, components,
+                   outright_winner)
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
 
 DEFAULT_SIZE = (8, 8)
 ORIENTATION = ("vertical", "horizontal")
-# Evaluation weights: a safe move (one the opponent can never take away) is worth more than a
-# move that may yet be blocked.
-WEIGHT_MOVES = 1
-WEIGHT_SAFE = 3
-TEMPO = 1
+# Evaluation weights, in tenths of a move: the places each side has (overlapping), the dominoes
+# it could still fit without overlaps (its capacity), and its safe moves (dominoes the opponent
+# can never spoil), plus the turn. Fitted by logistic regression on positions of 34 to 42 open
+# squares solved exactly (scripts/fit_domineering.py): on held-out positions they predict the
+# winner in 88 % of cases, the earlier weights (places 1, safe 3, turn 1) in 84 %.
+WEIGHT_MOVES = 4
+WEIGHT_CAPACITY = 11
+WEIGHT_SAFE = 5
+TEMPO = 17
 # A region won by one side whoever starts there (value > 0 or < 0) is worth this much more.
-WEIGHT_WON = 4
+WEIGHT_WON = 2
 # Regions of up to REGION_LIMIT empty squares are solved exactly (and cached by shape); the
 # evaluation solves the whole position once its undecided regions hold SOLVE_LIMIT squares or
 # fewer, and ``solve`` (the root's exact endgame solver, stopped by the clock) tries up to
@@ -100,6 +105,21 @@ def neighbours(squares: int, tables: BoardTables) -> int:
             | (squares >> cols) | ((squares << cols) & tables.full))
 
 
+def counts(empty: int, tables: BoardTables) -> tuple[tuple, tuple, tuple]:
+    """Each side's (indexed by colour) places (dominoes that fit now, overlapping), capacity (the most dominoes it
+    could still fit at once, without overlaps) and safe moves (non-overlapping dominoes the
+    opponent can never spoil: no opponent domino fits over either square) on ``empty``."""
+    vertical = vertical_slots(empty, tables)
+    horizontal = horizontal_slots(empty, tables)
+    vertical_reach = vertical | vertical << tables.cols
+    horizontal_reach = horizontal | horizontal << 1
+    safe_vertical = vertical & ~horizontal_reach & ~(horizontal_reach >> tables.cols)
+    safe_horizontal = horizontal & ~vertical_reach & ~(vertical_reach >> 1)
+    return ((vertical.bit_count(), horizontal.bit_count()),
+            (disjoint_runs(vertical, tables.cols), disjoint_runs(horizontal, 1)),
+            (disjoint_runs(safe_vertical, tables.cols), disjoint_runs(safe_horizontal, 1)))
+
+
 def region_shape(region: int, cols: int):
     """The normalised :data:`engine.cgt.Shape` of the empty squares ``region``, cached."""
     return REGIONS.shape((cols, region),
@@ -147,8 +167,11 @@ class DomineeringPosition(Position):
 
     has_evaluation = True
     # A game lasts about 30 plies, but the exact solver takes the last third at once: the time
-    # is planned over the first 20, where the game is decided.
+    # is planned over the first 20, where the game is decided, and spent down to the last
+    # few moves before the solver takes over (against the 10x-time UCT, with ten moves always
+    # to go, the engine used 3.2 s of its 5.6 s a game).
     typical_plies = 20
+    least_moves_to_go = 4
 
     def __init__(self, game: Game, black: int = 0, white: int = 0, to_move: int = BLACK) -> None:
         super().__init__(game)
@@ -242,11 +265,15 @@ class DomineeringPosition(Position):
         return f"{' and '.join(taken)} {'are' if len(taken) == 2 else 'is'} already covered"
 
     def evaluate(self) -> int:
-        """Moves and safe moves of the side to move minus the opponent's.
+        """Places, capacity and safe moves of the side to move minus the opponent's, plus the
+        turn (weights fitted on solved positions, see :data:`WEIGHT_MOVES`).
 
         A safe move is a domino place the opponent cannot spoil: neither square can be part of
         an opponent domino. Counted without overlaps, safe moves are moves a side keeps to the
-        end, the usual core of a Domineering evaluation (Breuker, Uiterwijk, van den Herik).
+        end, the usual core of a Domineering evaluation (Breuker, Uiterwijk, van den Herik);
+        capacity counts every domino a side could still fit, without overlaps. When one side's
+        safe moves outlast every move the other could still make, the position is won outright
+        (the bound Bullock's Obsequi prunes with) and scores ``±SOLVED``.
 
         Only the regions not known to be worth 0 count (a 0 region changes nothing in a sum);
         a region won by one side whoever starts there adds :data:`WEIGHT_WON`, and a position
@@ -258,17 +285,16 @@ class DomineeringPosition(Position):
         for region, outcome in regions:
             empty |= region
             won += (outcome == POSITIVE) - (outcome == NEGATIVE)
-        vertical = vertical_slots(empty, tables)
-        horizontal = horizontal_slots(empty, tables)
-        vertical_reach = vertical | vertical << tables.cols
-        horizontal_reach = horizontal | horizontal << 1
-        safe_vertical = vertical & ~horizontal_reach & ~(horizontal_reach >> tables.cols)
-        safe_horizontal = horizontal & ~vertical_reach & ~(vertical_reach >> 1)
-        score = (WEIGHT_MOVES * (vertical.bit_count() - horizontal.bit_count())
-                 + WEIGHT_SAFE * (disjoint_runs(safe_vertical, tables.cols)
-                                  - disjoint_runs(safe_horizontal, 1))
+        places, capacity, safe = counts(empty, tables)
+        mover = self.to_move
+        winner = outright_winner(capacity, safe, mover)
+        if winner is not None:
+            return SOLVED if winner == mover else -SOLVED
+        score = (WEIGHT_MOVES * (places[BLACK] - places[WHITE])
+                 + WEIGHT_CAPACITY * (capacity[BLACK] - capacity[WHITE])
+                 + WEIGHT_SAFE * (safe[BLACK] - safe[WHITE])
                  + WEIGHT_WON * won)
-        score = TEMPO + (score if self.to_move == BLACK else -score)
+        score = TEMPO + (score if mover == BLACK else -score)
         if empty.bit_count() <= SOLVE_LIMIT:
             solved = self._sum_wins(regions, EVAL_NODES)
             if solved is not None:

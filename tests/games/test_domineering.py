@@ -5,7 +5,8 @@ import random
 import pytest
 
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, SizeError, find_game
-from engine.games.domineering import DomineeringPosition, disjoint_runs
+from engine.cgt import domino_counts
+from engine.games.domineering import SOLVED, DomineeringPosition, counts, disjoint_runs
 from engine.grid import parse_square, square_name
 from engine.perft import perft
 
@@ -193,6 +194,30 @@ def test_evaluation_counts_safe_places():
     assert position.evaluate() > 0
     position.to_move = WHITE
     assert position.evaluate() < 0
+
+
+def test_safe_moves_that_outlast_every_opponent_move_win_outright():
+    # Files a and c are black's alone (8 safe vertical dominoes); white can still fit two
+    # dominoes on e8-h8. Too big for the exact solve inside the evaluation (20 open squares).
+    covered = [f"{file}{rank}" for file in "bdefgh" for rank in range(1, 8)] + ["b8", "d8"]
+    position = setup(black=covered, to_move=BLACK, size=(8, 8))
+    assert position.evaluate() >= SOLVED
+    position.to_move = WHITE
+    assert position.evaluate() <= -SOLVED
+
+
+def test_region_counts_agree_with_the_board_counts():
+    rng = random.Random(15)
+    for _ in range(300):
+        size = rng.randint(1, 7), rng.randint(1, 7)
+        cols, rows = size
+        covered = rng.getrandbits(cols * rows) & rng.getrandbits(cols * rows)
+        position = DomineeringPosition(Domineering(size=size), covered, 0, BLACK)
+        empty = position._empty()
+        cells = {(square % cols, square // cols) for square in range(cols * rows)
+                 if empty >> square & 1}
+        _, capacity, safe = counts(empty, position.tables)
+        assert domino_counts(cells) == (capacity, safe)
 
 
 def test_diagram_shows_each_sides_dominoes_and_coordinates():
