@@ -197,12 +197,14 @@ class Position(ABC):
     ``tracks_positions`` makes :meth:`play` count how often each :meth:`key` has occurred, for
     games whose rules end on repetition; ``_judge`` reads the count with :meth:`occurrences`.
     ``has_evaluation`` says that :meth:`evaluate` is worth an alpha-beta search;
-    ``typical_plies`` (the length of a typical game) lets the clock plan ahead.
+    ``typical_plies`` (the length of a typical game) lets the clock plan ahead, never for
+    fewer than ``least_moves_to_go`` more moves of the side to move.
     """
 
     tracks_positions: ClassVar[bool] = False
     has_evaluation: ClassVar[bool] = False
     typical_plies: ClassVar[int] = 80
+    least_moves_to_go: ClassVar[int] = 10
 
     def __init__(self, game: Game) -> None:
         self.game = game
