@@ -106,9 +106,10 @@ def neighbours(squares: int, tables: BoardTables) -> int:
 
 
 def counts(empty: int, tables: BoardTables) -> tuple[tuple, tuple, tuple]:
-    """Each side's (indexed by colour) places (dominoes that fit now, overlapping), capacity (the most dominoes it
-    could still fit at once, without overlaps) and safe moves (non-overlapping dominoes the
-    opponent can never spoil: no opponent domino fits over either square) on ``empty``."""
+    """Each side's places (dominoes that fit now, overlapping), capacity (the most dominoes
+    it could still fit at once, without overlaps) and safe moves (non-overlapping dominoes the
+    opponent can never spoil: no opponent domino fits over either square) on ``empty``, each
+    a pair indexed by colour."""
     vertical = vertical_slots(empty, tables)
     horizontal = horizontal_slots(empty, tables)
     vertical_reach = vertical | vertical << tables.cols

@@ -94,6 +94,22 @@ def test_an_early_move_of_a_long_game_gets_a_modest_share():
     assert hard <= 15
 
 
+def test_a_game_plans_its_clock_over_the_moves_it_names():
+    # 40 s left, no increment: the share is the time left over the moves still to plan for.
+    def soft_share(name, plies):
+        start = find_game(name)().initial_position()
+        # The same position, as if ``plies`` had been played (only the clock plan reads it).
+        position = type("Later", (type(start),), {"ply": plies})(start.game)
+        player = Player()
+        player.clock.set_controls(40, 0, 0)
+        return player.budget(position).soft
+    # Domineering plans over its first 12 plies and never for fewer than 4 moves; a game
+    # that does not say so plans for at least 10.
+    assert soft_share("domineering", 0) == pytest.approx(40 / 6)
+    assert soft_share("domineering", 20) == pytest.approx(40 / 4)
+    assert soft_share("breakthrough", 58) == pytest.approx(40 / 10)
+
+
 def test_byo_yomi_periods_are_shared_over_their_stones():
     keeper = TimeKeeper()
     keeper.set_controls(0, 30, 10)
