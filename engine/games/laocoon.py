@@ -93,10 +93,14 @@ _MOVE = re.compile(rf"{_SQUARE}(?:[-x]?{_SQUARE})?(?:\+{_SQUARE}(?:={_SQUARE})?)
 # --- evaluation weights ----------------------------------------------------------------------
 WEIGHT_STEP = 10        # a legal step for one of the side's rings
 WEIGHT_ROOM = 3         # an available neighbour of a ring, whatever its colour
+WEIGHT_AREA = 2         # an available space two steps from a ring through available ones
 WEIGHT_STUCK_RING = 40  # a ring without a legal step, but with available neighbours
 WEIGHT_DEAD_RING = 80   # a ring without any available neighbour
 WEIGHT_TERRITORY = 6    # a space the side's rings reach before the opponent's
 WEIGHT_DOUBLE = 3       # ... holding two discs
+# By how many colours the side's legal steps go: steps of one colour only are closed at once
+# when an opponent ring moves onto that colour; the opponent's two rings ban two colours at most.
+WEIGHT_COLOURS = (0, 0, 25, 45, 55)
 TERRITORY_LAYERS = 4
 TEMPO = 5
 NOT_FILE_A = FULL ^ sum(1 << (rank * SIZE) for rank in range(SIZE))
@@ -330,6 +334,77 @@ class LaocoonPosition(Position):
                 moves.append(step)
         return moves
 
+    def search_moves(self) -> list[int]:
+        """The moves worth searching, the most promising first.
+
+        With a disc to place, every step is kept but of its placements only those next to a
+        ring (the only ones that change what a ring may do on the next turn) and, of the rest,
+        one nearest the mover's rings: a disc far from every ring only thickens a stack, and
+        one such placement stands for all. Placements that open a step for the mover's rings
+        or close one of the opponent's come first, those that do the opposite last.
+        """
+        if self.placing or self.hand == NO_DISC or self.outcome is not None:
+            return self.legal_moves()
+        mover, hand, colour, lower, top = self.to_move, self.hand, self.colour, self.lower, self.top
+        theirs = self.rings[mover ^ 1]
+        near_theirs = grow(theirs) & ~theirs
+        discs = self.discs()
+        shared = discs & ~self.doubles() & ~(self.rings[0] | self.rings[1]) & ~top[hand]
+        free_for_mine = discs
+        for square in squares_of(theirs):
+            free_for_mine &= ~top[colour[square]]
+        good: list[int] = []
+        plain: list[int] = []
+        bad: list[int] = []
+        for origin, target in self.steps(mover):
+            step = origin << 6 | target
+            drops = shared & ~BITS[target]
+            if lower[origin] != NO_DISC and lower[origin] != hand:
+                drops |= BITS[origin]
+            if not drops:
+                plain.append(step)
+                continue
+            mine = self.rings[mover] ^ BITS[origin] ^ BITS[target]
+            near_mine = grow(mine) & ~mine
+            free_for_theirs = discs
+            banned_mine = hand_banned_theirs = False
+            for square in squares_of(mine):
+                free_for_theirs &= ~top[colour[square]]
+                hand_banned_theirs |= colour[square] == hand
+            for square in squares_of(theirs):
+                banned_mine |= colour[square] == hand
+            # A placement next to a ring turns the space it covers into the disc's colour:
+            # it opens a step where the disc's colour is free and the covered one was not,
+            # and closes one the other way round.
+            if banned_mine:
+                helps = 0
+                hurts = near_mine & free_for_mine
+            else:
+                helps = near_mine & ~free_for_mine
+                hurts = 0
+            if hand_banned_theirs:
+                helps |= near_theirs & free_for_theirs
+            else:
+                hurts |= near_theirs & ~free_for_theirs
+            if drops & BITS[origin]:  # the disc left on the space left is the lower one
+                helps &= ~BITS[origin]
+                hurts &= ~BITS[origin]
+            better = drops & helps & ~hurts
+            worse = drops & hurts & ~helps
+            near = near_mine | near_theirs
+            same = drops & near & ~better & ~worse
+            rest = drops & ~near
+            if rest:
+                reach = mine
+                while not reach & rest:
+                    reach = grow(reach)
+                reach &= rest
+                same |= reach & -reach
+            good += [step | field for field in drop_fields(better)]
+            plain += [step | field for field in drop_fields(same)]
+            bad += [step | field for field in drop_fields(worse)]
+        return good + plain + bad
+
     def _placements(self) -> list[int]:
         """The placements of the side to move, with black's optional swap where allowed."""
         targets = squares_of(self.available() & self.free_spaces(self.to_move))
@@ -550,7 +625,10 @@ class LaocoonPosition(Position):
         may change), and the spaces each side reaches first (a breadth-first race over
         available spaces, colours ignored after the first step), two-disc spaces counting
         more because they survive a departure. A ring without a step is a liability; without
-        any available neighbour it is lost for good.
+        any available neighbour it is lost for good. Two more signs of a ring's future: the
+        available spaces two steps away (a ring among holes or on the edge is soon walled in),
+        and how many colours the side's steps go to (the opponent bans at most two, and steps
+        of a single colour all close when an opponent ring moves onto it).
         """
         available = self.available()
         mover = self.to_move
@@ -577,16 +655,23 @@ class LaocoonPosition(Position):
     def _ring_value(self, side: int, available: int) -> tuple[int, int]:
         """The mobility score of ``side``'s rings and the bitboard of their legal steps."""
         open_spaces = available & self.free_spaces(side)
+        top = self.top
         value = targets = 0
         for ring in squares_of(self.rings[side]):
             near = NEIGHBOURS[ring]
             steps = near & open_spaces
             targets |= steps
             count = steps.bit_count()
-            room = (near & available).bit_count()
+            around = near & available
+            room = around.bit_count()
             value += WEIGHT_STEP * count + WEIGHT_ROOM * room
+            value += WEIGHT_AREA * (grow(around) & available & ~around).bit_count()
             if not count:
                 value -= WEIGHT_STUCK_RING if room else WEIGHT_DEAD_RING
+        if targets:
+            colours = ((targets & top[0] != 0) + (targets & top[1] != 0)
+                       + (targets & top[2] != 0) + (targets & top[3] != 0))
+            value += WEIGHT_COLOURS[colours]
         return value, targets
 
     # --- picture -------------------------------------------------------------------------------
