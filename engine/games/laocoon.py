@@ -93,15 +93,15 @@ _MOVE = re.compile(rf"{_SQUARE}(?:[-x]?{_SQUARE})?(?:\+{_SQUARE}(?:={_SQUARE})?)
 # --- evaluation weights ----------------------------------------------------------------------
 WEIGHT_STEP = 10        # a legal step for one of the side's rings
 WEIGHT_ROOM = 3         # an available neighbour of a ring, whatever its colour
-WEIGHT_AREA = 2         # an available space two steps from a ring through available ones
+WEIGHT_AREA = 4         # an available space two steps from a ring through available ones
 WEIGHT_STUCK_RING = 40  # a ring without a legal step, but with available neighbours
 WEIGHT_DEAD_RING = 80   # a ring without any available neighbour
-WEIGHT_TERRITORY = 6    # a space the side's rings reach before the opponent's
+WEIGHT_TERRITORY = 10   # a space the side's rings reach before the opponent's
 WEIGHT_DOUBLE = 3       # ... holding two discs
 # By how many colours the side's legal steps go: steps of one colour only are closed at once
 # when an opponent ring moves onto that colour; the opponent's two rings ban two colours at most.
 WEIGHT_COLOURS = (0, 0, 25, 45, 55)
-TERRITORY_LAYERS = 4
+TERRITORY_LAYERS = 8
 TEMPO = 5
 NOT_FILE_A = FULL ^ sum(1 << (rank * SIZE) for rank in range(SIZE))
 NOT_FILE_H = FULL ^ sum(1 << (rank * SIZE + SIZE - 1) for rank in range(SIZE))
@@ -183,7 +183,7 @@ class LaocoonPosition(Position):
     """A laoCoon position: disc stacks, rings, the disc in the mover's hand, the side to move."""
 
     has_evaluation = True
-    typical_plies = 60
+    typical_plies = 40
 
     def __init__(self, game: Laocoon, stacks: list[tuple[int, ...]] | None = None,
                  rings: tuple[int, int] = (0, 0), to_move: int = WHITE,
