@@ -22,7 +22,8 @@ from .arguments import (WHOLE, DecimalRange, WholeRange, build_setup, parse_anch
                         parse_options, parse_size)
 from .config import ConfigError, config_words, read_config
 from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
-from .match import PROGRAM, MatchSettings, engine_specs, run_match, time_control
+from .engine_settings import engine_specs, time_control
+from .match import PROGRAM, MatchSettings, run_match
 from .openings import ORDERS
 from .report.commands import serving
 from .report.server import DEFAULT_HOST, DEFAULT_PORT

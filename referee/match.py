@@ -26,10 +26,7 @@ from typing import Any, Iterator, Sequence
 
 import click
 
-from .arguments import decimal, whole
-from .clock import TimeControl
-from .config import TIME_KEYS, ConfigError, parse_engine_option
-from .entrants import EngineSetupError, EngineSpec, cannot_start, default_names
+from .entrants import EngineSetupError, EngineSpec, cannot_start
 from .executor import Executor, ExecutorError, ThreadExecutor
 from .game import Setup, one_line
 from .observer import Observers, RunObserver
@@ -43,77 +40,6 @@ from .schedule import plan
 from .stats import SprtSettings
 
 PROGRAM = "olympiad-referee"
-
-
-def time_control(time: float, increment: float = 0.0, byoyomi: float = 0.0, stones: int = 0,
-                 move_time: float | None = None) -> TimeControl:
-    """The time control the flags describe; raises :class:`click.UsageError`.
-
-    >>> time_control(60, 0.5).describe(), time_control(60, move_time=2).describe()
-    ('60+0.5', '2/move')
-    """
-    if move_time is not None:
-        if increment or byoyomi or stones:
-            raise click.UsageError("--move-time cannot be combined with --increment, "
-                                   "--byoyomi or --stones")
-        return TimeControl.per_move(move_time)
-    try:
-        return TimeControl(time, increment, byoyomi, stones)
-    except ValueError as error:
-        raise click.UsageError(f"time control: {error}") from None
-
-
-def _time_value(key: str, text: str) -> float:
-    """The value of an engine's own time key: seconds, or a whole number of ``stones``."""
-    try:
-        return whole(text) if key == "stones" else decimal(text)
-    except ValueError as error:
-        raise click.UsageError(f"--engine-option {key}={text}: {error}") from None
-
-
-def engine_specs(commands: Sequence[str], option_words: Sequence[str],
-                 timing: dict[str, Any]) -> tuple[EngineSpec, ...]:
-    """The engines from their commands and ``--engine-option N:KEY=VALUE`` words; ``timing``
-    holds the run's time-control flags (``time``, ``increment``, ``byoyomi``, ``stones``,
-    ``move_time``), which an engine's own keys override.
-
-    >>> specs = engine_specs(["a", "b"], ["2:name=B", "2:time=30", "1:init=x 1"],
-    ...                      {"time": 60.0, "increment": 1.0, "byoyomi": 0.0, "stones": 0,
-    ...                       "move_time": None})
-    >>> [(spec.name, spec.init, spec.control.describe()) for spec in specs]
-    [('a', ('x 1',), '60+1'), ('B', (), '30+1')]
-    """
-    own: list[dict[str, Any]] = [{} for _ in commands]
-    inits: list[list[str]] = [[] for _ in commands]
-    for word in option_words:
-        try:
-            place, key, value = parse_engine_option(word)
-        except ConfigError as error:
-            raise click.UsageError(str(error)) from None
-        if not 1 <= place <= len(commands):
-            raise click.UsageError(f"--engine-option {word!r}: there is no engine {place} "
-                                   f"(engines 1-{len(commands)})")
-        if key == "init":
-            inits[place - 1].append(value)
-        elif key in TIME_KEYS:
-            own[place - 1][key] = _time_value(key, value)
-        else:
-            own[place - 1][key] = value
-    names = default_names(commands)
-    specs = []
-    for index, command in enumerate(commands):
-        settings = own[index]
-        timed = {key: settings[key] for key in TIME_KEYS if key in settings}
-        if timed and "move_time" not in timed:
-            timed["move_time"] = None  # its own clock replaces the run's time per move
-        control = time_control(**{**timing, **timed})
-        specs.append(EngineSpec(command, settings.get("name", names[index]), settings.get("dir"),
-                                tuple(inits[index]), control))
-    taken = [spec.name for spec in specs]
-    for name in taken:
-        if taken.count(name) > 1:
-            raise click.UsageError(f"two engines are named {name!r}; give each its own name")
-    return tuple(specs)
 
 
 @dataclass
