@@ -350,9 +350,8 @@ class LaocoonPosition(Position):
         near_theirs = grow(theirs) & ~theirs
         discs = self.discs()
         shared = discs & ~self.doubles() & ~(self.rings[0] | self.rings[1]) & ~top[hand]
-        free_for_mine = discs
-        for square in squares_of(theirs):
-            free_for_mine &= ~top[colour[square]]
+        free_for_mine = self.free_spaces(mover)
+        banned_mine = hand in self.controlled(mover ^ 1)  # the disc's colour is not free for us
         good: list[int] = []
         plain: list[int] = []
         bad: list[int] = []
@@ -367,12 +366,10 @@ class LaocoonPosition(Position):
             mine = self.rings[mover] ^ BITS[origin] ^ BITS[target]
             near_mine = grow(mine) & ~mine
             free_for_theirs = discs
-            banned_mine = hand_banned_theirs = False
+            hand_banned_theirs = False
             for square in squares_of(mine):
                 free_for_theirs &= ~top[colour[square]]
                 hand_banned_theirs |= colour[square] == hand
-            for square in squares_of(theirs):
-                banned_mine |= colour[square] == hand
             # A placement next to a ring turns the space it covers into the disc's colour:
             # it opens a step where the disc's colour is free and the covered one was not,
             # and closes one the other way round.
