@@ -34,8 +34,10 @@ FEATURES = ("places", "capacity", "safe", "won regions")
 
 
 def open_squares(position) -> int:
-    return sum(region.bit_count() for region, _ in domineering.open_regions(
-        position._empty(), position.tables))
+    """The empty squares in regions not known to be worth 0."""
+    empty, _ = domineering.open_summary(domineering.open_regions(position._empty(),
+                                                                 position.tables))
+    return empty.bit_count()
 
 
 def solved_positions(count: int, seed: int, seconds: float) -> list[dict]:
@@ -67,14 +69,11 @@ def solved_positions(count: int, seed: int, seconds: float) -> list[dict]:
     return found
 
 
-def features(row: dict) -> list[int]:
-    """The evaluation's features of a stored position, from the side to move."""
-    game = find_game("domineering")()
+def features(row: dict, game) -> list[int]:
+    """The evaluation's features of a stored position of ``game``, from the side to move."""
     position = domineering.DomineeringPosition(game, row["black"], row["white"], row["to_move"])
-    empty = won = 0
-    for region, outcome in domineering.open_regions(position._empty(), position.tables):
-        empty |= region
-        won += (outcome == domineering.POSITIVE) - (outcome == domineering.NEGATIVE)
+    empty, won = domineering.open_summary(domineering.open_regions(position._empty(),
+                                                                   position.tables))
     places, capacity, safe = domineering.counts(empty, position.tables)
     sign = 1 if position.to_move == BLACK else -1
     return [sign * (places[0] - places[1]), sign * (capacity[0] - capacity[1]),
@@ -124,7 +123,8 @@ def main(positions: int, seed: int, seconds: float, cache: Path | None) -> None:
         rows = solved_positions(positions, seed, seconds)
         if cache is not None:
             cache.write_text(json.dumps(rows))
-    samples = [(features(row), int(row["wins"])) for row in rows]
+    game = find_game("domineering")()
+    samples = [(features(row, game), int(row["wins"])) for row in rows]
     random.Random(seed).shuffle(samples)
     train, test = samples[:len(samples) // 2], samples[len(samples) // 2:]
     weights, intercept = logistic_fit(train)

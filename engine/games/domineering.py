@@ -145,6 +145,16 @@ def open_regions(empty: int, tables: BoardTables) -> list:
         lambda region: region_shape(region, tables.cols))
 
 
+def open_summary(regions: list) -> tuple[int, int]:
+    """The squares of the :func:`open_regions` ``regions``, and how many of them black wins
+    whoever starts less how many white does."""
+    empty = won = 0
+    for region, outcome in regions:
+        empty |= region
+        won += (outcome == POSITIVE) - (outcome == NEGATIVE)
+    return empty, won
+
+
 class Domineering(Game):
     """Domineering on a board of 1x1 to 26x26."""
 
@@ -282,10 +292,7 @@ class DomineeringPosition(Position):
         """
         tables = self.tables
         regions = open_regions(self._empty(), tables)
-        empty = won = 0
-        for region, outcome in regions:
-            empty |= region
-            won += (outcome == POSITIVE) - (outcome == NEGATIVE)
+        empty, won = open_summary(regions)
         places, capacity, safe = counts(empty, tables)
         mover = self.to_move
         winner = outright_winner(capacity, safe, mover)
