@@ -7,7 +7,7 @@ import pytest
 
 from engine import BLACK, WHITE, find_game
 from engine.cgt import (CLOBBER, DOMINEERING, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver,
-                        components, domino_counts, outright_winner)
+                        board_cells, components, domino_counts, outright_winner)
 from engine.games.clobber import ClobberPosition, board_tables, neighbours, open_regions
 from engine.games.domineering import DomineeringPosition
 
@@ -194,8 +194,8 @@ def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
         if position.outcome is not None or position._empty().bit_count() > 16:
             continue
         empty = position._empty()
-        capacity, safe = domino_counts({(square % cols, square // cols)
-                                        for square in range(cols * rows) if empty >> square & 1})
+        cells = {(x, y) for x, y, _ in board_cells(empty, cols, (empty,))}
+        capacity, safe = domino_counts(cells)
         winner = outright_winner(capacity, safe, position.to_move)
         if winner is not None:
             decided += 1

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, SizeError, find_game
-from engine.cgt import domino_counts
+from engine.cgt import board_cells, domino_counts
 from engine.games.domineering import SOLVED, DomineeringPosition, counts, disjoint_runs
 from engine.grid import parse_square, square_name
 from engine.perft import perft
@@ -214,8 +214,7 @@ def test_region_counts_agree_with_the_board_counts():
         covered = rng.getrandbits(cols * rows) & rng.getrandbits(cols * rows)
         position = DomineeringPosition(Domineering(size=size), covered, 0, BLACK)
         empty = position._empty()
-        cells = {(square % cols, square // cols) for square in range(cols * rows)
-                 if empty >> square & 1}
+        cells = {(x, y) for x, y, _ in board_cells(empty, cols, (empty,))}
         _, capacity, safe = counts(empty, position.tables)
         assert domino_counts(cells) == (capacity, safe)
 
