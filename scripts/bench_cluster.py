@@ -34,11 +34,11 @@ sys.path.insert(0, str(REPO))
 
 import click  # noqa: E402
 
-from referee.clock import TimeControl  # noqa: E402
-from referee.entrants import EngineSpec  # noqa: E402
-from referee.game import Setup  # noqa: E402
-from referee.match import MatchSettings, run_match  # noqa: E402
-from referee.observer import RunObserver  # noqa: E402
+from referee.commands.match import MatchSettings, run_match  # noqa: E402
+from referee.plan.setup import Setup  # noqa: E402
+from referee.plan.time_control import TimeControl  # noqa: E402
+from referee.play.entrants import EngineSpec  # noqa: E402
+from referee.run.observer import RunObserver  # noqa: E402
 
 INSTANT_ENGINE = " ".join(shlex.quote(word) for word in
                           (sys.executable, str(REPO / "tests" / "referee" / "bad_engine.py")))
@@ -85,7 +85,7 @@ def _nothing() -> None:
 def task_cost(workers: int, tasks: int) -> tuple[float, int]:
     """Milliseconds of wall time per empty task through a local cluster's executor, and the
     tasks it kept in flight."""
-    from referee.cluster import connect
+    from referee.run.cluster import connect
 
     with contextlib.redirect_stdout(io.StringIO()):
         executor = connect(f"local:{workers}")

@@ -27,9 +27,10 @@ sys.path.insert(0, str(REPO))
 
 import click  # noqa: E402
 
-from referee.channel import EngineChannel  # noqa: E402
-from referee.clock import TimeControl  # noqa: E402
-from referee.game import Setup, play_game  # noqa: E402
+from referee.plan.setup import Setup  # noqa: E402
+from referee.plan.time_control import TimeControl  # noqa: E402
+from referee.play.channel import EngineChannel  # noqa: E402
+from referee.play.game import play_game  # noqa: E402
 
 INSTANT_ENGINE = " ".join(shlex.quote(word) for word in
                           (sys.executable, str(REPO / "tests" / "referee" / "bad_engine.py")))

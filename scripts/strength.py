@@ -75,7 +75,7 @@ def match_command(game: str, opponent: str, odds: float, games: int, clock: tupl
     our clock (main time, increment), played in pairs with colours swapped."""
     main, increment = clock
     command = [
-        sys.executable, "-m", "referee.cli", "match", "--game", game,
+        sys.executable, "-m", "referee", "match", "--game", game,
         "--engine", ENGINE, "--engine", opponent, "--pairs", "--games", str(games),
         "--time", f"{main:g}", "--increment", f"{increment:g}",
         "--concurrency", str(concurrency), "--out", str(out), "--seed", str(seed)]
@@ -98,7 +98,7 @@ def opening_book(game: str, plies: int, count: int, out: pathlib.Path, seed: int
     book = out / f"{game}-openings-{plies}.txt"
     if not book.exists():
         out.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "referee.cli", "openings", "--game", game,
+        subprocess.run([sys.executable, "-m", "referee", "openings", "--game", game,
                         "--plies", str(plies), "--count", str(count), "--out", str(book),
                         "--seed", str(seed)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     return book

@@ -6,8 +6,19 @@ import random
 import pytest
 
 from engine import BLACK, WHITE, find_game
-from engine.cgt import (CLOBBER, DOMINEERING, FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver,
-                        board_cells, components, domino_counts, outright_winner)
+from engine.cgt import (
+    CLOBBER,
+    DOMINEERING,
+    FUZZY,
+    NEGATIVE,
+    POSITIVE,
+    ZERO,
+    SumSolver,
+    board_cells,
+    components,
+    domino_counts,
+    outright_winner,
+)
 from engine.games.clobber import ClobberPosition, board_tables, neighbours, open_regions
 from engine.games.domineering import DomineeringPosition
 

@@ -10,8 +10,9 @@ import pytest
 from engine import Termination, find_game, game_names
 from engine.search import Player
 from protocol.cli import build_engine
-from referee.channel import InProcessChannel
-from referee.game import Setup, play_game
+from referee.plan.setup import Setup
+from referee.play.channel import InProcessChannel
+from referee.play.game import play_game
 
 CONFIGURATIONS = ([(name, {}) for name in game_names()]
                   + [("laocoon", {"variant": "random"}), ("laocoon", {"variant": "quick"})]
@@ -39,7 +40,7 @@ def test_a_refereed_game_between_two_engines_ends_by_the_rules(name, options):
 
 def test_the_engine_does_not_lose_on_time_under_a_short_sudden_death_clock(tmp_path):
     engine = f"{sys.executable} -m protocol.cli"
-    subprocess.run([sys.executable, "-m", "referee.cli", "match", "--game", "breakthrough",
+    subprocess.run([sys.executable, "-m", "referee", "match", "--game", "breakthrough",
                     "--engine", engine, "--engine", engine, "--games", "2", "--time", "5",
                     "--out", str(tmp_path / "out"), "--seed", "1"],
                    check=True, capture_output=True, timeout=120)

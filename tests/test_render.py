@@ -13,7 +13,7 @@ from engine.drawing import svg
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "referee.cli", "render", *args],
+    return subprocess.run([sys.executable, "-m", "referee", "render", *args],
                           capture_output=True, text=True, timeout=60)
 
 

@@ -9,7 +9,7 @@ from protocol import __version__
 
 
 @pytest.mark.parametrize("module, program", [("protocol.cli", "olympiad-engine"),
-                                             ("referee.cli", "olympiad-referee")])
+                                             ("referee", "olympiad-referee")])
 def test_version_names_the_program_and_the_package_version(module, program):
     done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True,
                           text=True, timeout=60)

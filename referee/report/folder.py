@@ -13,10 +13,11 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..records import RESULTS_NAME, SETTINGS_NAME, sgf_path
-from ..results import GameResult
+from ..records.folder import RESULTS_NAME, SETTINGS_NAME, engine_names, read_rows, sgf_path
+from ..records.results import GameResult
 from ..stats import history, summarize
-from ..stats.command import engine_names, read_rows, run_anchor, run_sprt
+from ..stats.ratings import run_anchor
+from ..stats.sprt import run_sprt
 from .page import ReportData, game_file, game_script, render
 from .replay import replay, sgf_clocks
 

@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import click
 
-from ..observer import RunObserver
-from ..results import GameResult
+from ..plan.schedule import ScheduledGame
+from ..records.results import GameResult
+from ..run.observer import Run, RunObserver
 from ..stats import history, summarize
 from .folder import read_settings, write_game, write_page
 from .page import ReportData, game_file
 from .server import LiveGame, LiveGames
-
-if TYPE_CHECKING:
-    from ..runner import Run
-    from ..schedule import ScheduledGame
 
 HISTORY_KEYS = ("games", "pairs", "elo", "elo_95", "nelo", "los")
 

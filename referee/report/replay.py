@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 from engine import Game, find_game
 from engine.drawing import svg
 
-from ..sgf import SgfError, read_sgf
+from ..records.sgf import SgfError, read_sgf
 
 
 def pack(texts: Sequence[str]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Statistics of a match or tournament: pure functions of :class:`~referee.results.GameResult`.
+"""Statistics of a match or tournament: pure functions of :class:`~referee.records.results.GameResult`.
 
 One module per model, as fastchess lays them out: :mod:`.counts` (trinomial and pentanomial
 counts), :mod:`.elo` (Elo, nElo, LOS of games and of game pairs), :mod:`.sprt` (the GSPRT),

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Sequence
 
-from ..results import GameResult
+from ..records.results import GameResult
 
 
 def wdl(results: Iterable[GameResult], engine: int, opponent: int | None = None

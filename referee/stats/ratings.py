@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
-from ..results import GameResult
+from ..records.results import GameResult
+from ..text import parse_anchor
 from .elo import Z_95
 
 ELO_PER_NATURAL = 400 / math.log(10)
@@ -201,3 +202,11 @@ def _diagonal_without(matrix: list[list[float]], index: int) -> list[float]:
     for position, i in enumerate(keep):
         diagonal[i] = reduced[position]
     return diagonal
+
+
+def run_anchor(settings: dict[str, Any]) -> tuple[str, float] | None:
+    """The anchor saved in ``match.json``: ``"NAME=ELO"`` or ``{"name", "elo"}``."""
+    saved = settings.get("anchor")
+    if isinstance(saved, dict):
+        return str(saved["name"]), float(saved["elo"])
+    return parse_anchor(saved) if isinstance(saved, str) and saved else None

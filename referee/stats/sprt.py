@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
-from ..arguments import decimal
+from ..text import decimal
 from .elo import NELO_SCALE, elo_to_score
 
 MODELS = ("normalized", "logistic")
@@ -229,3 +229,15 @@ def _iterate_t_value(scores: Sequence[float], observed: Sequence[float], t: floa
         if change < 1e-12:
             return current
     return None
+
+
+def run_sprt(settings: dict[str, Any]) -> SprtSettings | None:
+    """The SPRT saved in ``match.json``: an object with elo0, elo1, ... or the ``--sprt``
+    words (a list or one string); ``None`` when the run had none."""
+    saved = settings.get("sprt")
+    if not saved:
+        return None
+    if isinstance(saved, dict):
+        keys = ("elo0", "elo1", "alpha", "beta", "model")
+        return SprtSettings(**{key: saved[key] for key in keys if key in saved})
+    return parse_sprt([saved] if isinstance(saved, str) else saved)

@@ -19,7 +19,7 @@ import math
 from collections import Counter
 from typing import Any, Sequence
 
-from ..results import GameResult
+from ..records.results import GameResult
 from .counts import complete_pairs, is_paired, pentanomial, wdl
 from .elo import Estimate
 from .elo.pentanomial import pentanomial_estimate

@@ -11,7 +11,6 @@ from engine.games.argon import MOVING, PLACING, ArgonPosition, is_connected, tab
 
 from ..playouts import reference_counts
 
-
 FILES = "abcdefghijklmnopqrs"
 PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1)]

@@ -15,13 +15,31 @@ import random
 
 import pytest
 
-from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, OptionError, SizeError,
-                    find_game)
-from engine.games.cookiedisco import (ATTACHMENT_WEIGHT, COLOUR, LAYOUTS, PLAYER_COOKIE, TEMPO,
-                                      VALUE, WIN_THREAT, CookieDiscoPosition, axial, cell_of,
-                                      numbered_positions)
+from engine import (
+    BLACK,
+    WHITE,
+    IllegalMoveError,
+    MoveSyntaxError,
+    OptionError,
+    SizeError,
+    find_game,
+)
+from engine.games.cookiedisco import (
+    ATTACHMENT_WEIGHT,
+    COLOUR,
+    LAYOUTS,
+    PLAYER_COOKIE,
+    TEMPO,
+    VALUE,
+    WIN_THREAT,
+    CookieDiscoPosition,
+    axial,
+    cell_of,
+    numbered_positions,
+)
 from engine.perft import perft
 from engine.search import Player
+
 from ..playouts import check_playout
 
 GAME = find_game("cookiedisco")()

@@ -6,8 +6,16 @@ import random
 
 import pytest
 
-from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, SizeError,
-                    Termination, find_game)
+from engine import (
+    BLACK,
+    WHITE,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Outcome,
+    SizeError,
+    Termination,
+    find_game,
+)
 from engine.games.knightthrough import KnightthroughPosition
 
 from ..playouts import check_playout

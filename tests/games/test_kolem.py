@@ -6,12 +6,19 @@ import random
 
 import pytest
 
-from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, SizeError,
-                    Termination, find_game)
+from engine import (
+    BLACK,
+    WHITE,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Outcome,
+    SizeError,
+    Termination,
+    find_game,
+)
 from engine.games.kolem import KolemPosition
 
 from ..playouts import reference_counts
-
 
 FILES = "abcde"
 PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"

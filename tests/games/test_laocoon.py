@@ -8,8 +8,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, OptionError, Termination,
-                    find_game)
+from engine import (
+    BLACK,
+    WHITE,
+    IllegalMoveError,
+    MoveSyntaxError,
+    OptionError,
+    Termination,
+    find_game,
+)
 from engine.games.laocoon import STANDARD_LAYOUT, LaocoonPosition
 from engine.perft import perft
 from engine.search.player import Player

@@ -4,10 +4,8 @@ import random
 
 import pytest
 
-from engine import (BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, Termination,
-                    find_game)
+from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, Termination, find_game
 from engine.games.loa import LoaPosition, is_connected
-
 
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import IllegalMoveError, GameError  # noqa: E402
+from engine import GameError, IllegalMoveError  # noqa: E402
 from engine.search.budget import TimeKeeper  # noqa: E402
 from protocol.gtp import CommandError, GtpEngine, QuitRequest  # noqa: E402
 from protocol.session import GameSession  # noqa: E402

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee import cli
-from referee.arguments import decimal, parse_anchor, parse_size, whole
-from referee.config import config_words
+from referee.commands import cli
+from referee.commands.arguments import parse_size
+from referee.records.config import config_words
+from referee.text import decimal, parse_anchor, whole
 
 SUPERSCRIPT_TWO, ARABIC_TEN = "\u00b2", "\u0661\u0660"
 

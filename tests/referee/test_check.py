@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.check import Checker
+from referee.commands.check import Checker
 
 HERE = Path(__file__).parent
 PYTHON = shlex.quote(sys.executable)
@@ -33,7 +33,7 @@ def bad(fault: str) -> str:
 
 def test_our_engine_passes_every_check_with_status_0():
     completed = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "check", "--engine", OUR_ENGINE,
+        [sys.executable, "-m", "referee", "check", "--engine", OUR_ENGINE,
          "--game", "breakthrough", "--game", "domineering"],
         capture_output=True, text=True, timeout=120)
     lines = completed.stdout.splitlines()
@@ -45,7 +45,7 @@ def test_our_engine_passes_every_check_with_status_0():
 
 def test_a_missing_program_fails_the_first_check_and_stops_with_status_1():
     completed = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "check", "--engine", "no-such-program-here"],
+        [sys.executable, "-m", "referee", "check", "--engine", "no-such-program-here"],
         capture_output=True, text=True, timeout=60)
     assert completed.returncode == 1
     assert completed.stdout.splitlines() == [
@@ -56,7 +56,7 @@ def test_a_missing_program_fails_the_first_check_and_stops_with_status_1():
 
 def test_an_unknown_game_is_a_usage_error():
     completed = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "check", "--engine", OUR_ENGINE, "--game", "chess"],
+        [sys.executable, "-m", "referee", "check", "--engine", OUR_ENGINE, "--game", "chess"],
         capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2
     assert "unknown game 'chess'" in completed.stderr

@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
 import psutil  # noqa: E402  (a dependency of distributed)
 
-from referee import cli  # noqa: E402
-from referee.cluster import ClusterError, connect  # noqa: E402
+from referee.commands import cli
+from referee.run.cluster import ClusterError, connect
 
 PYTHON = shlex.quote(sys.executable)
 
@@ -35,7 +35,7 @@ def engine(marker: int, depth: int | None = None) -> str:
 
 def match_command(out: Path, marker: int, games: int, *extra: str, depth: int | None = None,
                   ) -> list[str]:
-    return [sys.executable, "-m", "referee.cli", "match", "--game", "breakthrough",
+    return [sys.executable, "-m", "referee", "match", "--game", "breakthrough",
             "--games", str(games), "--time", "60", "--seed", "7", "--out", str(out),
             "--engine", engine(marker, depth), "--engine", engine(marker + 1, depth), *extra]
 
@@ -180,7 +180,7 @@ def test_a_lost_scheduler_is_one_line_and_the_folder_resumes(tmp_path, scheduler
 
 
 def test_a_run_without_cluster_does_not_import_dask(tmp_path):
-    script = ("import sys\nfrom referee import cli\n"
+    script = ("import sys\nfrom referee.commands import cli\n"
               "try:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
               "print('distributed' in sys.modules, 'dask' in sys.modules)")
     ran = subprocess.run([sys.executable, "-c", script,

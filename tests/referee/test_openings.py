@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine import find_game, game_names
-from referee.book_maker import bound_for, generate_book, search_score
-from referee.game import Setup
-from referee.openings import (BookError, Opening, book_text, load_book, order_openings,
-                              write_book)
-from referee.records import sgf_text
+from referee.plan.book_maker import bound_for, generate_book, search_score
+from referee.plan.openings import BookError, book_text, load_book, order_openings, write_book
+from referee.plan.setup import Opening, Setup
+from referee.records.folder import sgf_text
 
 from ..playouts import random_game
 
@@ -234,7 +233,7 @@ def test_too_few_distinct_openings_is_an_error():
 # --- the command ---------------------------------------------------------------------------------
 
 def referee(*arguments: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "referee.cli", *arguments], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "referee", *arguments], cwd=cwd,
                           capture_output=True, text=True, timeout=120)
 
 

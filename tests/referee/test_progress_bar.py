@@ -1,5 +1,5 @@
 """The live progress bar: drawn on a terminal, absent otherwise; the per-game lines are
-another observer's (referee.progress.Progress) and stay on standard output either way."""
+another observer's (referee.commands.progress.Progress) and stay on standard output either way."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 from rich.console import Console
 
-from referee.game import Setup
-from referee.progress import ProgressBar
-from referee.schedule import ScheduledGame
+from referee.commands.progress import ProgressBar
+from referee.plan.schedule import ScheduledGame
+from referee.plan.setup import Setup
 
 
 def run(done: int = 1) -> SimpleNamespace:

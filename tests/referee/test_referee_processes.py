@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import cli
-from referee.channel import ChannelClosed, EngineChannel, GtpFailure, IllFormedAnswer
+from referee.commands import cli
+from referee.play.channel import ChannelClosed, EngineChannel, GtpFailure, IllFormedAnswer
 
 REPO = Path(__file__).resolve().parents[2]
 BAD = shlex.quote(str(Path(__file__).with_name("bad_engine.py")))
@@ -160,7 +160,7 @@ def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsy
 
 def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
     out = tmp_path / "match"
-    command = [sys.executable, "-m", "referee.cli", "match", "--game", "loa", "--games", "6",
+    command = [sys.executable, "-m", "referee", "match", "--game", "loa", "--games", "6",
                "--time", "20", "--seed", "4", "--out", str(out),
                "--engine", OURS, "--engine", f"{PYTHON} -m protocol.cli --depth 2 --seed 5"]
     first_run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
@@ -203,7 +203,7 @@ def test_channel_rejects_output_nobody_asked_for():
 
 def test_an_interrupted_match_stops_at_once_and_says_how_to_resume(tmp_path):
     out = tmp_path / "match"
-    command = [sys.executable, "-m", "referee.cli", "match", "--game", "loa", "--games", "50",
+    command = [sys.executable, "-m", "referee", "match", "--game", "loa", "--games", "50",
                "--time", "20", "--seed", "4", "--out", str(out), "--engine", OURS,
                "--engine", OURS.replace("--depth 1", "--depth 2")]
     def interruptible() -> None:  # a shell may start us with SIGINT ignored

@@ -14,17 +14,31 @@ import pytest
 from engine import Termination, find_game, game_names
 from engine.search import Player
 from protocol.cli import build_engine
-from referee import cli
-from referee.channel import (Channel, ChannelClosed, ChannelTimeout, GtpFailure,
-                             IllFormedAnswer, InProcessChannel, parse_answer)
-from referee.clock import TimeControl
-from referee.entrants import EngineSpec, default_names
-from referee.executor import ThreadExecutor
-from referee.game import Setup, play_game
-from referee.records import ResultsFile, SettingsMismatch, check_settings, result_row, sgf_text
-from referee.runner import Run, Runner
-from referee.schedule import ScheduledGame, plan
-from referee.results import GameResult
+from referee.commands import cli
+from referee.plan.schedule import ScheduledGame, plan
+from referee.plan.setup import Setup
+from referee.plan.time_control import TimeControl
+from referee.play.channel import (
+    Channel,
+    ChannelClosed,
+    ChannelTimeout,
+    GtpFailure,
+    IllFormedAnswer,
+    InProcessChannel,
+    parse_answer,
+)
+from referee.play.entrants import EngineSpec, default_names
+from referee.play.game import play_game
+from referee.records.folder import (
+    ResultsFile,
+    SettingsMismatch,
+    check_settings,
+    sgf_text,
+)
+from referee.records.results import GameResult
+from referee.run.executor import ThreadExecutor
+from referee.run.observer import Run
+from referee.run.runner import Runner, result_row
 from referee.stats import format_summary, summarize
 from referee.stats.elo import score_to_elo
 from referee.stats.legacy import elo_estimate

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import cli
+from referee.commands import cli
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
@@ -55,7 +55,7 @@ def rows_of(out: Path) -> list[dict]:
 
 
 def match_command(out: Path, marker: int, games: int = 40, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "referee.cli", "match", "--game", "loa", "--games", str(games),
+    return [sys.executable, "-m", "referee", "match", "--game", "loa", "--games", str(games),
             "--time", "20", "--seed", "4", "--out", str(out), "--concurrency", "2",
             "--engine", marked_engine(marker, 1), "--engine", marked_engine(marker), *extra]
 
@@ -257,7 +257,7 @@ def test_a_bad_book_stops_the_run_before_any_engine_starts(tmp_path, capsys):
 
 
 def test_a_missing_cluster_module_or_address_is_one_line(tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "referee.cluster", None)  # as if it could not be imported
+    monkeypatch.setitem(sys.modules, "referee.run.cluster", None)  # as if it could not be imported
     assert run_cli("--game", "breakthrough", "--engine", INSTANT, "--engine", INSTANT,
                    "--cluster", "tcp://127.0.0.1:1", "--out", str(tmp_path / "out")) == 2
     assert "--cluster needs Dask" in capsys.readouterr().err

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.records import sgf_text
-from referee.sgf import SgfError, read_collection, read_sgf
+from referee.records.folder import sgf_text
+from referee.records.sgf import SgfError, read_collection, read_sgf
 
 from ..playouts import random_game
 

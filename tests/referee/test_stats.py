@@ -9,9 +9,8 @@ import math
 import pytest
 
 from engine import Termination
-from referee.results import GameResult, ResultError
-from referee.stats import (SprtError, SprtSettings, format_summary, history, parse_sprt,
-                           summarize)
+from referee.records.results import GameResult, ResultError
+from referee.stats import SprtError, SprtSettings, format_summary, history, parse_sprt, summarize
 from referee.stats.counts import pentanomial, wdl
 from referee.stats.elo.pentanomial import pentanomial_estimate
 from referee.stats.elo.wdl import wdl_estimate

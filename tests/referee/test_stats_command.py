@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from referee.results import GameResult
+from referee.commands.stats import stats_command
+from referee.records.results import GameResult
 from referee.stats import SprtSettings, format_summary, summarize
-from referee.stats.command import stats_command
 
 
 def _row(game_no, black, white, result, pair, names=("new", "old")):

@@ -13,17 +13,18 @@ import pytest
 from engine import Termination
 from engine.search import Player
 from protocol.cli import build_engine
-from referee.channel import Channel, InProcessChannel
-from referee.clock import Clock, TimeControl
-from referee.entrants import EngineSpec
-from referee.executor import ThreadExecutor
-from referee.game import Setup, play_game
-from referee.observer import RunObserver
-from referee.openings import Opening
-from referee.records import FolderBusy, ResultsFile, lock_folder, sgf_text
-from referee.results import GameResult
-from referee.runner import FinishedGame, Run, Runner
-from referee.schedule import pairings, plan, units
+from referee.plan.schedule import pairings, plan, units
+from referee.plan.setup import Opening, Setup
+from referee.plan.time_control import TimeControl
+from referee.play.channel import Channel, InProcessChannel
+from referee.play.clock import Clock
+from referee.play.entrants import EngineSpec
+from referee.play.game import play_game
+from referee.records.folder import FolderBusy, ResultsFile, lock_folder, sgf_text
+from referee.records.results import GameResult
+from referee.run.executor import ThreadExecutor
+from referee.run.observer import Run, RunObserver
+from referee.run.runner import FinishedGame, Runner
 from referee.stats import SprtSettings, summarize
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import cli
+from referee.commands import cli
 
 PYTHON = shlex.quote(sys.executable)
 ENGINES = (f"{PYTHON} -m protocol.cli --depth 1 --seed 3",

@@ -15,17 +15,17 @@ import pytest
 
 from engine import find_game
 from engine.drawing import svg
-from referee import cli
-from referee.clock import TimeControl
-from referee.entrants import EngineSpec
-from referee.game import Setup
+from referee.commands import cli
+from referee.plan.schedule import ScheduledGame
+from referee.plan.setup import Setup
+from referee.plan.time_control import TimeControl
+from referee.play.entrants import EngineSpec
+from referee.records.results import GameResult
 from referee.report.folder import REPORT_NAME, report_data, write_report
 from referee.report.observers import LiveView, ReportWriter
 from referee.report.page import ReportData, game_file, render
 from referee.report.replay import replay, sgf_clocks, unpack
 from referee.report.server import LiveGame, LiveGames, ReportServer
-from referee.results import GameResult
-from referee.schedule import ScheduledGame
 from referee.stats import SprtSettings, history, summarize
 
 from .conftest import run_match

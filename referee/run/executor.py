@@ -3,7 +3,7 @@
 The runner does not know what runs its tasks. It keeps :attr:`Executor.slots` tasks in flight,
 each a call of a picklable module-level function, and collects the finished ones with
 :meth:`Executor.wait`; :class:`ThreadExecutor` runs them on threads of this process, and
-:mod:`referee.cluster` (imported only for ``--cluster``) on a Dask cluster. This is the
+:mod:`referee.run.cluster` (imported only for ``--cluster``) on a Dask cluster. This is the
 ``concurrent.futures`` interface, which Dask's client also speaks.
 
 >>> executor = ThreadExecutor(2)
@@ -53,7 +53,7 @@ class Executor(ABC):
 
 class ThreadExecutor(Executor):
     """Tasks on ``concurrency`` threads of this process (each keeps its engines between tasks:
-    see :class:`referee.entrants.EnginePool`)."""
+    see :class:`referee.play.entrants.EnginePool`)."""
 
     in_process = True
 

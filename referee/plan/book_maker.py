@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from engine import Position
 from engine.search import AlphaBeta, Budget
 
-from .game import Setup
-from .openings import BookError, Opening
+from .openings import BookError
+from .setup import Opening, Setup
 
 DEPTH = 2
 

@@ -11,10 +11,10 @@ from typing import Any, Sequence
 
 import click
 
-from .arguments import decimal, whole
-from .clock import TimeControl
-from .config import TIME_KEYS, ConfigError, parse_engine_option
-from .entrants import EngineSpec, default_names
+from ..plan.time_control import TimeControl
+from ..play.entrants import EngineSpec, default_names
+from ..records.config import TIME_KEYS, ConfigError, parse_engine_option
+from ..text import decimal, whole
 
 
 def time_control(time: float, increment: float = 0.0, byoyomi: float = 0.0, stones: int = 0,

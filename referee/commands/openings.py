@@ -2,7 +2,7 @@
 
 The work is :func:`referee.book_maker.generate_book`'s; this module reads the command line and
 writes the book with a header saying how it was made (the command, the search and its bound),
-then the ``game:``, ``size:`` and ``options:`` lines that :func:`referee.openings.load_book`
+then the ``game:``, ``size:`` and ``options:`` lines that :func:`referee.plan.openings.load_book`
 checks against a run.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
+from ..plan.book_maker import DEPTH, bound_for, generate_book
+from ..plan.openings import BookError, book_text, write_book
 from .arguments import WHOLE, WholeRange, build_setup, parse_options, parse_size
-from .book_maker import DEPTH, bound_for, generate_book
-from .openings import BookError, book_text, write_book
 
 
 @click.command(context_settings={"max_content_width": 100})

@@ -17,8 +17,9 @@ import click
 from engine import Game, GameError, Position, find_game
 from engine.drawing import svg
 
-from .arguments import WholeRange, parse_options, parse_size, whole
-from .sgf import SgfError, SgfRecord, read_sgf
+from ..records.sgf import SgfError, SgfRecord, read_sgf
+from ..text import whole
+from .arguments import WholeRange, parse_options, parse_size
 
 
 def game_of_record(record: SgfRecord) -> Game:

@@ -17,14 +17,13 @@ from typing import Any, Sequence
 
 import click
 
-from ..arguments import parse_anchor
-from ..results import GameResult, ResultError
-from .output import format_summary
-from .sprt import SprtError, SprtSettings, parse_sprt
-from .summary import summarize
-
-RESULTS_NAME = "results.jsonl"
-SETTINGS_NAME = "match.json"
+from ..records.folder import RESULTS_NAME, SETTINGS_NAME, engine_names, read_rows
+from ..records.results import GameResult, ResultError
+from ..stats.output import format_summary
+from ..stats.ratings import run_anchor
+from ..stats.sprt import SprtError, parse_sprt, run_sprt
+from ..stats.summary import summarize
+from ..text import parse_anchor
 
 
 @dataclasses.dataclass
@@ -37,36 +36,8 @@ class Run:
     results: list[GameResult]
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """The rows of a ``results.jsonl`` in file order, one per game number (the last wins); a
-    line cut short by a kill, or not a JSON object with a ``game_no``, is skipped."""
-    rows: dict[int, dict[str, Any]] = {}
-    for line in path.read_bytes().split(b"\n"):
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict) and isinstance(row.get("game_no"), int):
-            rows.pop(row["game_no"], None)
-            rows[row["game_no"]] = row
-    return list(rows.values())
 
 
-def engine_names(settings: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[str]:
-    """The engines' display names by index: from ``match.json`` (a list of engine objects
-    with ``name``, or of command lines, numbered when one repeats), else from the rows."""
-    engines = settings.get("engines")
-    if isinstance(engines, list) and engines:
-        if all(isinstance(engine, dict) for engine in engines):
-            return [str(engine.get("name") or engine.get("command")) for engine in engines]
-        commands = [str(engine) for engine in engines]
-        return [command if commands.count(command) == 1 else f"{command} #{index}"
-                for index, command in enumerate(commands, 1)]
-    named: dict[int, str] = {}
-    for row in rows:
-        named[row["black_index"]] = row["black"]
-        named[row["white_index"]] = row["white"]
-    return [named.get(index, f"engine {index}") for index in range(1, max(named, default=0) + 1)]
 
 
 def read_run(folder: Path) -> Run:
@@ -111,24 +82,8 @@ def merge(runs: Sequence[Run]) -> tuple[list[str], list[GameResult]]:
     return names, merged
 
 
-def run_sprt(settings: dict[str, Any]) -> SprtSettings | None:
-    """The SPRT saved in ``match.json``: an object with elo0, elo1, ... or the ``--sprt``
-    words (a list or one string); ``None`` when the run had none."""
-    saved = settings.get("sprt")
-    if not saved:
-        return None
-    if isinstance(saved, dict):
-        keys = ("elo0", "elo1", "alpha", "beta", "model")
-        return SprtSettings(**{key: saved[key] for key in keys if key in saved})
-    return parse_sprt([saved] if isinstance(saved, str) else saved)
 
 
-def run_anchor(settings: dict[str, Any]) -> tuple[str, float] | None:
-    """The anchor saved in ``match.json``: ``"NAME=ELO"`` or ``{"name", "elo"}``."""
-    saved = settings.get("anchor")
-    if isinstance(saved, dict):
-        return str(saved["name"]), float(saved["elo"])
-    return parse_anchor(saved) if isinstance(saved, str) and saved else None
 
 
 @click.command("stats", context_settings={"max_content_width": 100})

@@ -18,9 +18,8 @@ from typing import Any, Callable
 
 import click
 
-from .observer import RunObserver
-from .runner import Run
-from .stats import format_summary
+from ..run.observer import Run, RunObserver
+from ..stats import format_summary
 
 SCORES = {"B+": (1.0, 0.0), "W+": (0.0, 1.0), "0": (0.5, 0.5)}
 
@@ -84,8 +83,14 @@ class ProgressBar(RunObserver):
         if self.console is None and not sys.stderr.isatty():
             return
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as Bar
         console = self.console or Console(stderr=True)
         # Lines printed on standard output go above the bar when both share the terminal.
         self.bar = Bar(BarColumn(bar_width=16), MofNCompleteColumn(),

@@ -26,18 +26,24 @@ from typing import Any, Iterator, Sequence
 
 import click
 
-from .entrants import EngineSetupError, EngineSpec, cannot_start
-from .executor import Executor, ExecutorError, ThreadExecutor
-from .game import Setup, one_line
-from .observer import Observers, RunObserver
-from .openings import Opening
+from ..plan.schedule import plan
+from ..plan.setup import Opening, Setup
+from ..play.entrants import EngineSetupError, EngineSpec, cannot_start
+from ..records.folder import (
+    RESULTS_NAME,
+    FolderBusy,
+    ResultsFile,
+    SettingsMismatch,
+    check_settings,
+    lock_folder,
+)
+from ..report.observers import ReportWriter
+from ..run.executor import Executor, ExecutorError, ThreadExecutor
+from ..run.observer import Observers, Run, RunObserver
+from ..run.runner import Runner
+from ..stats import SprtSettings
+from ..text import one_line
 from .progress import Progress, ProgressBar
-from .report.observers import ReportWriter
-from .records import (RESULTS_NAME, FolderBusy, ResultsFile, SettingsMismatch, check_settings,
-                      lock_folder)
-from .runner import Run, Runner
-from .schedule import plan
-from .stats import SprtSettings
 
 PROGRAM = "olympiad-referee"
 
@@ -104,7 +110,7 @@ def make_executor(settings: MatchSettings) -> Executor:
     if settings.cluster is None:
         return ThreadExecutor(settings.concurrency)
     try:
-        from .cluster import ClusterError, connect
+        from ..run.cluster import ClusterError, connect
     except ImportError as error:
         raise click.UsageError(f"--cluster needs Dask ({error}); install the cluster extra: "
                                f"pip install 'olympiad[cluster]'") from None

@@ -17,30 +17,33 @@ those games are played again on resume).
 
 from __future__ import annotations
 
+import datetime
 import functools
 import random
 from collections import deque
 from concurrent.futures import Future
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from engine import COLOUR_NAMES, Termination
 
-from .channel import Channel
-from .entrants import DeadChannel, EnginePool, EngineSpec, start_engine
+from ..plan.schedule import ScheduledGame, units
+from ..plan.setup import Setup
+from ..play.channel import Channel
+from ..play.entrants import DeadChannel, EnginePool, EngineSpec, start_engine
+from ..play.game import play_game
+from ..records.folder import ResultsFile, save_game, write_summary
+from ..records.results import GameRecord, GameResult
+from ..stats import summarize
 from .executor import Executor
-from .game import Setup, play_game
-from .observer import RunObserver
-from .records import ResultsFile, result_row, save_game, write_summary
-from .results import GameResult
-from .schedule import ScheduledGame, units
-from .stats import SprtSettings, summarize
+from .observer import Run, RunObserver
 
 # After these, the engine at fault is in an unknown state: it is replaced for the next game.
 RESTART_AFTER = {Termination.TIMEOUT, Termination.CRASH, Termination.PROTOCOL_ERROR}
 # How often (seconds) the driver looks up from waiting, to notice a Ctrl-C.
 POLL_SECONDS = 0.2
+# The most of each engine's standard error a results row keeps (the SGF keeps none).
+STDERR_IN_ROW = 2000
 
 POOL = EnginePool()
 
@@ -50,7 +53,7 @@ class Task:
     """Games to play in a row with the same engine processes: one game, or a pair's games.
 
     ``observer`` (only for tasks run in this process) hears every move; ``starter`` replaces
-    :func:`~referee.entrants.start_engine` (tests start in-process engines).
+    :func:`~referee.play.entrants.start_engine` (tests start in-process engines).
     """
 
     setup: Setup
@@ -104,25 +107,6 @@ def play_task(task: Task) -> TaskResult:
     return TaskResult(tuple(finished))
 
 
-@dataclass
-class Run:
-    """A run as its observers see it: what is played, by whom, where, the SPRT and the ratings'
-    anchor (name, Elo); ``rows`` are the results rows of the finished games (those of earlier
-    runs first), kept up to date."""
-
-    setup: Setup
-    engines: tuple[EngineSpec, ...]
-    planned: list[ScheduledGame]
-    out: Path
-    seed: int
-    sprt: SprtSettings | None = None
-    anchor: tuple[str, float] | None = None
-    rows: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def names(self) -> list[str]:
-        """The engines' display names, in command-line order (index 0 is engine 1)."""
-        return [spec.name for spec in self.engines]
 
 
 class Runner:
@@ -221,3 +205,26 @@ class Runner:
         return summarize(self._results, self.run.names, sprt=self.run.sprt,
                          anchor=self.run.anchor)
 
+
+def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:
+    """The ``results.jsonl`` row of a finished game; ``names`` are the engines' display names."""
+    lowest = [None if left is None else round(left, 3) for left in record.lowest]
+    return {
+        "game_no": game.game_no, "game": record.game.name,
+        "black": names[game.black], "white": names[game.white],
+        "black_index": game.black + 1, "white_index": game.white + 1,
+        "result": record.result, "termination": record.termination.value,
+        "reason": record.reason, "moves": record.moves, "plies": len(record.moves),
+        "black_time": record.used[0], "white_time": record.used[1],
+        "pair": game.pair, "opening": game.opening.number if game.opening else None,
+        "opening_plies": record.opening_plies,
+        "black_moves": record.timed_moves[0], "white_moves": record.timed_moves[1],
+        "black_min_left": lowest[0], "white_min_left": lowest[1],
+        "options": dict(record.game.settings), "start_options": record.start_options,
+        "size": list(record.game.size) if record.game.size else None,
+        "at_fault": None if record.at_fault is None else COLOUR_NAMES[record.at_fault],
+        "seed": game.seed,
+        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "black_stderr": record.stderr[0][-STDERR_IN_ROW:],
+        "white_stderr": record.stderr[1][-STDERR_IN_ROW:],
+    }

@@ -18,10 +18,10 @@ as ``None`` (no pair, no opening, unknown move count or least time left), never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from engine import BLACK, COLOUR_NAMES, GameError, Termination, find_game
+from engine import BLACK, COLOUR_NAMES, Game, GameError, Termination, find_game
 
 WINNERS = {"B+": BLACK, "W+": 1 - BLACK, "0": None}
 
@@ -116,3 +116,29 @@ def _first_player(row: Mapping[str, Any]) -> int:
         except GameError:
             pass
     return BLACK
+
+
+@dataclass
+class GameRecord:
+    """How one game went: what the results file and the SGF record are written from.
+
+    ``moves`` are canonical move texts, the opening's first; ``clocks`` the mover's time left
+    after each move (refills included; ``None`` for an opening move); ``used`` the seconds each
+    colour spent, ``timed_moves`` the moves each made on its clock and ``lowest`` the least
+    time each had left at the end of one (``None`` before any); ``at_fault`` the colour that
+    forfeited; ``stderr`` what each engine wrote to standard error (the tail).
+    """
+
+    game: Game
+    start_options: dict[str, str]
+    moves: list[str]
+    clocks: list[float | None]
+    used: list[float]
+    result: str
+    termination: Termination
+    reason: str
+    at_fault: int | None = None
+    stderr: list[str] = field(default_factory=lambda: ["", ""])
+    opening_plies: int = 0
+    timed_moves: list[int] = field(default_factory=lambda: [0, 0])
+    lowest: list[float | None] = field(default_factory=lambda: [None, None])

@@ -7,11 +7,14 @@ comes from the threads playing the games (and only when they run in this process
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
 
-if TYPE_CHECKING:
-    from .runner import Run
-    from .schedule import ScheduledGame
+from ..plan.schedule import ScheduledGame
+from ..plan.setup import Setup
+from ..play.entrants import EngineSpec
+from ..stats.sprt import SprtSettings
 
 
 class RunObserver:
@@ -62,3 +65,24 @@ class Observers(RunObserver):
     def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
         for observer in self.observers:
             observer.run_finished(summary, stopped)
+
+
+@dataclass
+class Run:
+    """A run as its observers see it: what is played, by whom, where, the SPRT and the ratings'
+    anchor (name, Elo); ``rows`` are the results rows of the finished games (those of earlier
+    runs first), kept up to date."""
+
+    setup: Setup
+    engines: tuple[EngineSpec, ...]
+    planned: list[ScheduledGame]
+    out: Path
+    seed: int
+    sprt: SprtSettings | None = None
+    anchor: tuple[str, float] | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        """The engines' display names, in command-line order (index 0 is engine 1)."""
+        return [spec.name for spec in self.engines]

@@ -9,12 +9,12 @@ from typing import Iterator
 
 import click
 
-from ..arguments import WholeRange
-from ..records import RESULTS_NAME, SETTINGS_NAME
-from ..observer import RunObserver
-from .folder import write_report
-from .observers import LiveView
-from .server import DEFAULT_HOST, DEFAULT_PORT, LiveGames, ReportServer
+from ..records.folder import RESULTS_NAME, SETTINGS_NAME
+from ..report.folder import write_report
+from ..report.observers import LiveView
+from ..report.server import DEFAULT_HOST, DEFAULT_PORT, LiveGames, ReportServer
+from ..run.observer import RunObserver
+from .arguments import WholeRange
 
 FOLDER = click.Path(exists=True, file_okay=False, path_type=Path)
 

@@ -24,9 +24,9 @@ import click
 
 from engine import COLOUR_NAMES, Game, GameError, find_game, game_names
 
+from ..play.channel import ChannelError, EngineChannel, parse_answer
+from ..text import one_line
 from .arguments import WHOLE
-from .channel import ChannelError, EngineChannel, parse_answer
-from .game import one_line
 
 # Every command SPEC 1.2 asks an engine to answer.
 SPEC_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",

@@ -56,14 +56,14 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from engine import COLOUR_NAMES, Game, GameError, find_game
 
-from .game import Setup
-from .sgf import SgfError, SgfRecord, read_collection
+from ..records.sgf import SgfError, SgfRecord, read_collection
+from .setup import Opening, Setup
 
 START_KEYS = ("layout",)
 ORDERS = ("sequential", "random")
@@ -75,25 +75,6 @@ class BookError(ValueError):
     """A book that cannot be used for this run; the message is one line naming the place."""
 
 
-@dataclass(frozen=True)
-class Opening:
-    """One opening of a book: its 1-based ``number`` in the book, its ``moves`` (canonical
-    texts), the ``start_options`` it is played from (``{"layout": ...}``; empty for most games)
-    and its ``source`` (``"book.txt:2"``, the file and line it was read from)."""
-
-    number: int
-    moves: tuple[str, ...]
-    start_options: dict[str, str] = field(default_factory=dict, hash=False)
-    source: str = ""
-
-    def text(self) -> str:
-        """The opening as a line of a text book.
-
-        >>> Opening(1, ("a2-a3", "h7-h6")).text()
-        'a2-a3 h7-h6'
-        """
-        words = [f"{key}={value}" for key, value in self.start_options.items()]
-        return " ".join(words + list(self.moves))
 
 
 def load_book(path: str | Path, setup: Setup, plies: int | None = None) -> list[Opening]:

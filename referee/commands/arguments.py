@@ -3,16 +3,10 @@
 Numbers are ASCII decimal only (issue 15 item 4), as on the protocol: Python's ``int()`` and
 ``float()`` take any script's digits (``١٠`` is 10), underscores, ``1e3``, ``inf`` and
 ``nan``, and ``str.isdigit()`` says yes to ``²``, which ``int()`` then refuses with a traceback.
-The functions and click types below refuse all of these, so that a bad value is a one-line usage
-error with status 2. The board size, ``KEY=VALUE`` and ``NAME=ELO`` readers live here too, for
-every command that takes them, and the game they name as a checked :class:`Setup`.
-
->>> whole("12"), decimal("-0.5"), decimal(".5")
-(12, -0.5, 0.5)
->>> decimal("1e3")
-Traceback (most recent call last):
-...
-ValueError: '1e3' is not a number (ASCII digits, a sign and a point)
+The click types below read numbers with :func:`referee.text.whole` and
+:func:`referee.text.decimal`, which refuse all of these, so that a bad value is a one-line usage
+error with status 2. The board size and ``KEY=VALUE`` readers live here too, for every command
+that takes them, and the game they name as a checked :class:`Setup`.
 """
 
 from __future__ import annotations
@@ -24,26 +18,14 @@ import click
 
 from engine import GameError, find_game
 
-from .game import Setup
+from ..plan.setup import Setup
+from ..text import decimal, whole
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _SIZE = re.compile(r"([0-9]+)(?:x([0-9]+))?")
 
 
-def whole(text: str) -> int:
-    """``text`` as a whole number in ASCII digits (a sign allowed); else ``ValueError``."""
-    if not _WHOLE.fullmatch(text.strip()):
-        raise ValueError(f"{text!r} is not a whole number (ASCII digits)")
-    return int(text)
 
 
-def decimal(text: str) -> float:
-    """``text`` as a number in ASCII digits with a sign and a point allowed (no exponent, no
-    ``inf``); else ``ValueError``."""
-    if not _DECIMAL.fullmatch(text.strip()):
-        raise ValueError(f"{text!r} is not a number (ASCII digits, a sign and a point)")
-    return float(text)
 
 
 class _AsciiNumber:
@@ -100,20 +82,6 @@ def parse_options(words: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-def parse_anchor(text: str) -> tuple[str, float]:
-    """``NAME=ELO`` as (name, Elo); the name may itself hold ``=`` (the last one splits).
-
-    >>> parse_anchor("olympiad-engine --depth=2=1500")
-    ('olympiad-engine --depth=2', 1500.0)
-    """
-    name, equals, elo = text.rpartition("=")
-    try:
-        value = decimal(elo)
-    except ValueError:
-        value = None
-    if not (equals and name) or value is None:
-        raise click.BadParameter(f"{text!r} is not NAME=ELO (ASCII digits)", param_hint="--anchor")
-    return name, value
 
 
 def build_setup(game: str, options: dict[str, str], size: tuple[int, int] | None,

@@ -18,16 +18,20 @@ import click
 
 from protocol import __version__
 
-from .arguments import (WHOLE, DecimalRange, WholeRange, build_setup, parse_anchor,
-                        parse_options, parse_size)
-from .config import ConfigError, config_words, read_config
-from .game import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup, one_line
+from ..plan.openings import ORDERS
+from ..plan.setup import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup
+from ..records.config import ConfigError, config_words, read_config
+from ..report.server import DEFAULT_HOST, DEFAULT_PORT
+from ..stats.sprt import SprtError, parse_sprt
+from ..text import one_line, parse_anchor
+from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
+from .check import check
 from .engine_settings import engine_specs, time_control
 from .match import PROGRAM, MatchSettings, run_match
-from .openings import ORDERS
-from .report.commands import serving
-from .report.server import DEFAULT_HOST, DEFAULT_PORT
-from .stats.sprt import SprtError, parse_sprt
+from .openings import openings
+from .render import render
+from .report import report, serve, serving
+from .stats import stats_command
 
 
 def check_engines(commands: tuple[str, ...]) -> list[str]:
@@ -148,11 +152,19 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         book=read_book(values["openings"], setup, values["opening_plies"]),
         opening_plies=values["opening_plies"], opening_order=values["opening_order"],
         opening_start=values["opening_start"], sprt=sprt,
-        anchor=parse_anchor(values["anchor"]) if values["anchor"] else None,
+        anchor=_anchor(values["anchor"]),
         concurrency=values["concurrency"],
         cluster=values["cluster"], report_every=values["report_every"])
     with serving(settings.out, values["serve"], values["serve_host"]) as observers:
         return run_match(settings, observers)
+
+
+def _anchor(text: str | None) -> tuple[str, float] | None:
+    """``--anchor NAME=ELO`` as (name, Elo), or ``None`` when not given."""
+    try:
+        return parse_anchor(text) if text else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--anchor") from None
 
 
 def read_book(path: Path | None, setup: Setup, plies: int | None) -> list:
@@ -161,7 +173,7 @@ def read_book(path: Path | None, setup: Setup, plies: int | None) -> list:
         if plies is not None:
             raise click.UsageError("--opening-plies needs --openings")
         return []
-    from .openings import BookError, load_book
+    from ..plan.openings import BookError, load_book
     try:
         return load_book(path, setup, plies)
     except BookError as error:
@@ -208,18 +220,9 @@ def join_sprt_words(argv: list[str]) -> list[str]:
     return words
 
 
-# Subcommands kept in modules of their own, one line each.
-from .check import check  # noqa: E402
-cli.add_command(check)
-from .openings_command import openings  # noqa: E402
-cli.add_command(openings)
-from .render import render  # noqa: E402
-cli.add_command(render)
-from .stats.command import stats_command  # noqa: E402
-cli.add_command(stats_command)
-from .report.commands import report, serve  # noqa: E402
-cli.add_command(report)
-cli.add_command(serve)
+# Subcommands kept in modules of their own.
+for command in (check, openings, render, stats_command, report, serve):
+    cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -236,7 +239,3 @@ def main(argv: list[str] | None = None) -> None:
     except click.Abort:
         sys.exit(130)
     sys.exit(status if isinstance(status, int) else 0)
-
-
-if __name__ == "__main__":
-    main()

@@ -15,28 +15,20 @@ it when the process ends, however it ends, so a killed referee never leaves a st
 
 from __future__ import annotations
 
-import datetime
 import fcntl
 import json
 import os
 import threading
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Mapping, Sequence
+from typing import IO, Any, Mapping, Sequence
 
-from engine import COLOUR_NAMES
-
-from .game import GameRecord
 from .sgf import GAME_NUMBERS
-
-if TYPE_CHECKING:  # schedule needs openings, which needs this module
-    from .schedule import ScheduledGame
 
 RESULTS_NAME = "results.jsonl"
 SETTINGS_NAME = "match.json"
 SUMMARY_NAME = "summary.json"
 LOCK_NAME = ".lock"
 GAMES_DIR = "games"
-STDERR_IN_ROW = 2000
 
 
 class SettingsMismatch(ValueError):
@@ -47,28 +39,6 @@ class FolderBusy(OSError):
     """Another referee is writing to the output folder."""
 
 
-def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:
-    """The ``results.jsonl`` row of a finished game; ``names`` are the engines' display names."""
-    lowest = [None if left is None else round(left, 3) for left in record.lowest]
-    return {
-        "game_no": game.game_no, "game": record.game.name,
-        "black": names[game.black], "white": names[game.white],
-        "black_index": game.black + 1, "white_index": game.white + 1,
-        "result": record.result, "termination": record.termination.value,
-        "reason": record.reason, "moves": record.moves, "plies": len(record.moves),
-        "black_time": record.used[0], "white_time": record.used[1],
-        "pair": game.pair, "opening": game.opening.number if game.opening else None,
-        "opening_plies": record.opening_plies,
-        "black_moves": record.timed_moves[0], "white_moves": record.timed_moves[1],
-        "black_min_left": lowest[0], "white_min_left": lowest[1],
-        "options": dict(record.game.settings), "start_options": record.start_options,
-        "size": list(record.game.size) if record.game.size else None,
-        "at_fault": None if record.at_fault is None else COLOUR_NAMES[record.at_fault],
-        "seed": game.seed,
-        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "black_stderr": record.stderr[0][-STDERR_IN_ROW:],
-        "white_stderr": record.stderr[1][-STDERR_IN_ROW:],
-    }
 
 
 def _sgf_escape(text: str) -> str:
@@ -234,3 +204,35 @@ def lock_folder(out: Path) -> IO[str]:
     handle.write(f"{os.getpid()}\n")
     handle.flush()
     return handle
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a ``results.jsonl`` in file order, one per game number (the last wins); a
+    line cut short by a kill, or not a JSON object with a ``game_no``, is skipped."""
+    rows: dict[int, dict[str, Any]] = {}
+    for line in path.read_bytes().split(b"\n"):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and isinstance(row.get("game_no"), int):
+            rows.pop(row["game_no"], None)
+            rows[row["game_no"]] = row
+    return list(rows.values())
+
+
+def engine_names(settings: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The engines' display names by index: from ``match.json`` (a list of engine objects
+    with ``name``, or of command lines, numbered when one repeats), else from the rows."""
+    engines = settings.get("engines")
+    if isinstance(engines, list) and engines:
+        if all(isinstance(engine, dict) for engine in engines):
+            return [str(engine.get("name") or engine.get("command")) for engine in engines]
+        commands = [str(engine) for engine in engines]
+        return [command if commands.count(command) == 1 else f"{command} #{index}"
+                for index, command in enumerate(commands, 1)]
+    named: dict[int, str] = {}
+    for row in rows:
+        named[row["black_index"]] = row["black"]
+        named[row["white_index"]] = row["white"]
+    return [named.get(index, f"engine {index}") for index in range(1, max(named, default=0) + 1)]

@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from ..plan.time_control import TimeControl
+from ..text import one_line
 from .channel import Channel, ChannelClosed, ChannelError, EngineChannel, GtpFailure
-from .clock import TimeControl
-from .game import one_line
 
 
 @dataclass(frozen=True)

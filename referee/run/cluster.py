@@ -1,7 +1,7 @@
 """Games on a Dask cluster: the executor behind ``match --cluster ADDRESS``.
 
 The driver (the referee process) submits each game task to Dask's scheduler, which hands it to
-a worker thread; the worker runs :func:`referee.runner.play_task` there, engines and clocks
+a worker thread; the worker runs :func:`referee.run.runner.play_task` there, engines and clocks
 included, and sends back the finished games as plain data for the driver to record. Dask does
 the rest: it places tasks on free threads (so a worker plays at most as many games at once as
 it has threads), runs a task again elsewhere when its worker dies, and lets workers join and

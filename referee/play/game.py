@@ -14,7 +14,7 @@ an engine is at fault (illegal move, timeout, crash, protocol error, resignation
 
 >>> from engine.search import Player
 >>> from protocol.cli import build_engine
->>> from referee.channel import InProcessChannel
+>>> from referee.play.channel import InProcessChannel
 >>> engines = [InProcessChannel(build_engine(Player(depth=1, seed=1)).respond) for _ in "bw"]
 >>> record = play_game(Setup("loa", max_moves=6), engines, random.Random(1))
 >>> record.result, record.termination.value, len(record.moves)
@@ -25,20 +25,24 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
-from engine import COLOUR_NAMES, Game, GameError, Termination, find_game
+from engine import COLOUR_NAMES, GameError, Termination
 
-from .channel import (Channel, ChannelClosed, ChannelError, ChannelTimeout, GtpFailure,
-                      IllFormedAnswer)
-from .clock import Clock, TimeControl, seconds_text
+from ..plan.setup import Opening, Setup
+from ..plan.time_control import TimeControl, seconds_text
+from ..records.results import GameRecord
+from ..text import one_line
+from .channel import (
+    Channel,
+    ChannelClosed,
+    ChannelError,
+    ChannelTimeout,
+    GtpFailure,
+    IllFormedAnswer,
+)
+from .clock import Clock
 
-if TYPE_CHECKING:
-    from .openings import Opening
-
-DEFAULT_MAX_MOVES = 1000
-DEFAULT_COMMAND_TIMEOUT = 30.0
 _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
                           (ChannelClosed, Termination.CRASH),
                           (IllFormedAnswer, Termination.PROTOCOL_ERROR))
@@ -48,63 +52,8 @@ _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
 MoveObserver = Callable[[int, str, "tuple[float, float]"], None]
 
 
-@dataclass(frozen=True)
-class Setup:
-    """What every game of a run shares: the game, its options and size, the default time
-    control, the grace before a late move loses, the limits.
-
-    ``command_timeout`` bounds the answer to any command other than ``genmove`` (which the
-    clock bounds); it is not charged to the clock.
-    """
-
-    game: str
-    options: Mapping[str, str] = field(default_factory=dict)
-    size: tuple[int, int] | None = None
-    control: TimeControl = TimeControl()
-    time_margin: float = 0.0
-    max_moves: int = DEFAULT_MAX_MOVES
-    command_timeout: float = DEFAULT_COMMAND_TIMEOUT
-
-    def make_game(self, extra: Mapping[str, str] | None = None) -> Game:
-        """The game with these options (and ``extra`` ones); raises the game's errors."""
-        return find_game(self.game)({**self.options, **(extra or {})}, self.size)
-
-    def start(self, opening: Opening | None, rng: random.Random) -> tuple[dict[str, str], Game]:
-        """The start options a game is played from and the game with them: the opening's own
-        (a laoCoon layout in a book), else the game's random start drawn with ``rng`` (no
-        options for most games)."""
-        game = self.make_game()
-        if opening is not None and opening.start_options:
-            options = dict(opening.start_options)
-        else:
-            options = game.draw_start(rng)
-        return options, self.make_game(options) if options else game
 
 
-@dataclass
-class GameRecord:
-    """How one game went: what the results file and the SGF record are written from.
-
-    ``moves`` are canonical move texts, the opening's first; ``clocks`` the mover's time left
-    after each move (refills included; ``None`` for an opening move); ``used`` the seconds each
-    colour spent, ``timed_moves`` the moves each made on its clock and ``lowest`` the least
-    time each had left at the end of one (``None`` before any); ``at_fault`` the colour that
-    forfeited; ``stderr`` what each engine wrote to standard error (the tail).
-    """
-
-    game: Game
-    start_options: dict[str, str]
-    moves: list[str]
-    clocks: list[float | None]
-    used: list[float]
-    result: str
-    termination: Termination
-    reason: str
-    at_fault: int | None = None
-    stderr: list[str] = field(default_factory=lambda: ["", ""])
-    opening_plies: int = 0
-    timed_moves: list[int] = field(default_factory=lambda: [0, 0])
-    lowest: list[float | None] = field(default_factory=lambda: [None, None])
 
 
 class Forfeit(Exception):
@@ -117,14 +66,6 @@ class Forfeit(Exception):
         self.reason = reason
 
 
-def one_line(text: str, limit: int = 120) -> str:
-    """``text`` squeezed onto one line of at most ``limit`` characters, for reasons and logs.
-
-    >>> one_line("a\\n  b", 10)
-    'a b'
-    """
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _transport_termination(error: ChannelError) -> Termination:
