@@ -32,8 +32,10 @@ from ..play.entrants import EngineSetupError, EngineSpec, cannot_start
 from ..records.folder import (
     RESULTS_NAME,
     FolderBusy,
+    FolderRefused,
     ResultsFile,
     SettingsMismatch,
+    WriteFailed,
     check_settings,
     lock_folder,
 )
@@ -162,7 +164,7 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
     planned_with(0)  # refuse a bad plan before the folder is touched
     try:
         lock = lock_folder(settings.out)
-    except FolderBusy as error:
+    except (FolderBusy, FolderRefused) as error:
         raise click.UsageError(str(error)) from None
     except OSError as error:
         raise click.UsageError(f"{settings.out}: {error.strerror or error}") from None
@@ -170,13 +172,16 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
         try:
             saved = check_settings(settings.out, settings.saved(),
                                    {"seed": random.SystemRandom().randrange(1 << 31)})
-        except (SettingsMismatch, OSError) as error:
+        except SettingsMismatch as error:
             raise click.UsageError(one_line(str(error), 300)) from None
         settings = replace(
             settings, sprt=SprtSettings(**saved["sprt"]) if saved.get("sprt") else None,
             anchor=(saved["anchor"]["name"], saved["anchor"]["elo"]) if saved.get("anchor")
             else None)
         return _play(settings, planned_with(saved["seed"]), saved["seed"], observers)
+    except WriteFailed as error:
+        click.echo(f"{PROGRAM}: error: {error}", err=True)
+        return 1
     finally:
         lock.close()
 
@@ -185,6 +190,10 @@ def _play(settings: MatchSettings, planned: list, seed: int,
           observers: Sequence[RunObserver]) -> int:
     executor = make_executor(settings)
     results = ResultsFile(settings.out / RESULTS_NAME)
+    if results.unreadable:
+        lines = ", ".join(map(str, results.unreadable))
+        click.echo(f"{PROGRAM}: {results.path}: line(s) {lines} hold no game's result; they are "
+                   f"kept in the file and their games, if any, are played again", err=True)
     try:
         run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt,
                   settings.anchor)

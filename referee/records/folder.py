@@ -9,12 +9,21 @@ run plays only the games without a row. ``match.json`` holds the settings the pl
 results depend on, so that a resumed run cannot silently mix in games played under other
 settings. ``summary.json`` is rewritten (whole, then renamed) after every game.
 
+Nothing the referee does removes a finished game: ``results.jsonl`` is only ever appended to
+(flushed to the disk, ``fsync``, with each game's SGF file before it), and every file rewritten
+whole goes through a temporary file and an atomic rename (:func:`write_atomic`), so that a
+full disk or a kill leaves the old file or the new one, never half of one. A write that fails
+raises :class:`WriteFailed`, which stops the run with one line; the same command resumes it.
+The referee writes only real files in its folder: a symbolic link in the place of one of them
+is refused (:class:`FolderRefused`), never followed.
+
 :func:`lock_folder` takes an exclusive ``flock`` on ``.lock`` in the folder: the kernel drops
 it when the process ends, however it ends, so a killed referee never leaves a stale lock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -22,6 +31,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any, Mapping, Sequence
 
+from .results import GameResult, ResultError
 from .sgf import GAME_NUMBERS
 
 RESULTS_NAME = "results.jsonl"
@@ -31,12 +41,80 @@ LOCK_NAME = ".lock"
 GAMES_DIR = "games"
 
 
+# The names the referee writes in an output folder, each of which must be a real file or folder.
+OWN_NAMES = (RESULTS_NAME, SETTINGS_NAME, SUMMARY_NAME, LOCK_NAME, GAMES_DIR, "report.html",
+             "report-assets")
+
+
 class SettingsMismatch(ValueError):
     """The output folder holds a match played with other settings."""
 
 
 class FolderBusy(OSError):
     """Another referee is writing to the output folder."""
+
+
+class FolderRefused(ValueError):
+    """The output folder holds something the referee will not write through (a symbolic link)."""
+
+
+class WriteFailed(OSError):
+    """A file of the output folder could not be written (a full disk, a file-size limit); the
+    message is one line saying which file and what to do."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        why = error.strerror or str(error)
+        super().__init__(f"cannot write {path}: {why}; free some space (or raise the file-size "
+                         f"limit) and run the same command again: every finished game is kept")
+        self.path = path
+
+
+def write_atomic(path: Path, data: str | bytes, durable: bool = False) -> None:
+    """Replace ``path`` with ``data`` whole: written to a temporary file beside it, then renamed
+    over it, so that a reader or a crash sees the old file or the new one. ``durable`` also
+    flushes the file and its folder to the disk (``fsync``), for files holding finished results.
+    Raises :class:`WriteFailed`, leaving ``path`` as it was."""
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
+                             0o644)
+        try:
+            _write_all(descriptor, content)
+            if durable:
+                os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, path)
+        if durable:
+            _sync_folder(path.parent)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise WriteFailed(path, error) from None
+
+
+def _write_all(descriptor: int, content: bytes) -> None:
+    view = memoryview(content)
+    while view:
+        view = view[os.write(descriptor, view):]
+
+
+def _sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def refuse_links(out: Path) -> None:
+    """Raise :class:`FolderRefused` when one of the names the referee writes in ``out`` is a
+    symbolic link: writing through it would overwrite whatever it points to."""
+    for name in OWN_NAMES:
+        if (out / name).is_symlink():
+            raise FolderRefused(f"{out / name} is a symbolic link; the referee writes only real "
+                                f"files in its folder (remove the link or use another --out)")
 
 
 
@@ -99,33 +177,48 @@ def sgf_path(out: Path, game_no: int) -> Path:
 class ResultsFile:
     """``results.jsonl`` of one output folder: the rows already there, and appending more.
 
-    A last line without its newline (the run was killed while writing it) is dropped from the
-    file; so is any line that is not a JSON object with a ``game_no``.
+    A last line without its newline (the run was killed while writing it) is cut from the file
+    (by an atomic rewrite of the lines before it). Any other line that is not a game's row is
+    kept in the file, untouched, and its line number listed in :attr:`unreadable`, so that the
+    command can say so; that game is played again. Each appended row is on the disk
+    (``fsync``) before :meth:`append` returns.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.rows: dict[int, dict[str, Any]] = {}
+        self.unreadable: list[int] = []
         self._lock = threading.Lock()
-        kept = []
-        if path.exists():
-            for line in path.read_bytes().split(b"\n")[:-1]:
-                row = _read_row(line)
-                if row is not None:
-                    self.rows[row["game_no"]] = row
-                    kept.append(line + b"\n")
-            path.write_bytes(b"".join(kept))
-        self._file = path.open("a", encoding="utf-8")
+        data = path.read_bytes() if path.exists() else b""
+        *lines, cut = data.split(b"\n")
+        for number, line in enumerate(lines, 1):
+            row = _read_row(line)
+            if row is not None:
+                self.rows[row["game_no"]] = row
+            elif line.strip():
+                self.unreadable.append(number)
+        if cut:
+            write_atomic(path, data[:len(data) - len(cut)], durable=True)
+        try:
+            self._descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT |
+                                       os.O_NOFOLLOW, 0o644)
+        except OSError as error:
+            raise WriteFailed(path, error) from None
 
     def append(self, row: dict[str, Any]) -> None:
-        """Add the row of a finished game and flush it to the operating system at once."""
+        """Add the row of a finished game and put it on the disk at once; raises
+        :class:`WriteFailed` (a line cut short by it is cut off by the next run)."""
+        line = (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
         with self._lock:
-            self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
-            self._file.flush()
+            try:
+                _write_all(self._descriptor, line)
+                os.fsync(self._descriptor)
+            except OSError as error:
+                raise WriteFailed(self.path, error) from None
             self.rows[row["game_no"]] = row
 
     def close(self) -> None:
-        self._file.close()
+        os.close(self._descriptor)
 
 
 def _read_row(line: bytes) -> dict[str, Any] | None:
@@ -133,19 +226,24 @@ def _read_row(line: bytes) -> dict[str, Any] | None:
         row = json.loads(line)
     except ValueError:
         return None
-    if isinstance(row, dict) and isinstance(row.get("game_no"), int):
-        return row
-    return None
+    if not isinstance(row, dict) or not isinstance(row.get("game_no"), int):
+        return None
+    try:
+        GameResult.from_row(row)
+    except ResultError:
+        return None
+    return row
 
 
 def save_game(out: Path, results: ResultsFile, row: dict[str, Any],
               clocks: Sequence[float | None] | None = None, first_player: str = "black") -> None:
     """Write a finished game: its SGF file first, then its results row (the commit mark)."""
     path = sgf_path(out, row["game_no"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(sgf_text({**row, "first_player": first_player}, clocks), encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteFailed(path.parent, error) from None
+    write_atomic(path, sgf_text({**row, "first_player": first_player}, clocks), durable=True)
     results.append(row)
 
 
@@ -161,8 +259,7 @@ def check_settings(out: Path, settings: Mapping[str, Any],
     if not path.exists():
         fresh = {key: defaults.get(key) if value is None else value
                  for key, value in settings.items()}
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(fresh, indent=2) + "\n", encoding="utf-8")
+        write_atomic(path, json.dumps(fresh, indent=2) + "\n", durable=True)
         return fresh
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
@@ -177,11 +274,7 @@ def check_settings(out: Path, settings: Mapping[str, Any],
 
 def write_summary(out: Path, summary: Mapping[str, Any]) -> None:
     """Rewrite ``summary.json`` whole: a reader never sees half of it."""
-    path = out / SUMMARY_NAME
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomic(out / SUMMARY_NAME, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
 
 
 def lock_folder(out: Path) -> IO[str]:
@@ -189,7 +282,9 @@ def lock_folder(out: Path) -> IO[str]:
     file, which holds the lock until it is closed or the process ends. Raises
     :class:`FolderBusy`, leaving the folder as it was, when another referee holds it."""
     out.mkdir(parents=True, exist_ok=True)
-    handle = (out / LOCK_NAME).open("a+", encoding="utf-8")
+    refuse_links(out)
+    descriptor = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    handle = os.fdopen(descriptor, "r+", encoding="utf-8")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

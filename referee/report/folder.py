@@ -9,11 +9,11 @@ browser (or the live server) never reads half a page.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..records.folder import RESULTS_NAME, SETTINGS_NAME, engine_names, read_rows, sgf_path
+from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, WriteFailed, engine_names, read_rows,
+                              sgf_path, write_atomic)
 from ..records.results import GameResult
 from ..stats import history, summarize
 from ..stats.ratings import run_anchor
@@ -24,12 +24,13 @@ from .replay import replay, sgf_clocks
 REPORT_NAME = "report.html"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+def write_page_file(path: Path, text: str) -> None:
+    """Write one file of the report (its folder made first), atomically."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteFailed(path.parent, error) from None
+    write_atomic(path, text)
 
 
 def read_settings(out: Path) -> dict[str, Any]:
@@ -62,7 +63,7 @@ def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any]) -
         clocks = []
     path = out / game_file(row["game_no"])
     start = (main_time(settings, row["black_index"]), main_time(settings, row["white_index"]))
-    write_atomic(path, game_script(replay(row, clocks, start)))
+    write_page_file(path, game_script(replay(row, clocks, start)))
     return path
 
 
@@ -86,7 +87,7 @@ def main_time(settings: Mapping[str, Any], engine: int) -> float | None:
 def write_page(out: Path, data: ReportData) -> Path:
     """Write ``report.html`` from ``data``; returns its path."""
     path = out / REPORT_NAME
-    write_atomic(path, render(data))
+    write_page_file(path, render(data))
     return path
 
 

@@ -1,7 +1,7 @@
 """A scripted GTP engine for the referee's tests: it plays the first legal move at once, and,
 when told, misbehaves once.
 
-    python bad_engine.py [--fault KIND] [--at N]
+    python bad_engine.py [--fault KIND] [--at N] [--stall COMMAND=SECONDS] [--orphan HOW=MARK]
 
 KIND is done at this process's N-th ``genmove`` (N-th ``play`` for ``refuse``; default 1):
 
@@ -13,6 +13,12 @@ KIND is done at this process's N-th ``genmove`` (N-th ``play`` for ``refuse``; d
 * ``flood-stderr``: megabytes on standard error, then a normal answer (the game goes on);
 * ``refuse``: answers ``? illegal move`` to a legal ``play``.
 
+``--stall COMMAND=SECONDS`` waits that long before every answer to ``COMMAND`` (``play``,
+``time_left``, ``boardsize``...): thinking on the referee's time, if the referee lets it.
+``--orphan HOW=MARK`` starts, at start-up, a ``sleep 1000.MARK`` that tries to outlive the engine: ``setsid``
+(in a session of its own) or ``nohup`` (ignoring the hang-up signal); a test finds it in the
+process list by MARK (digits).
+
 It uses the project's own rules (engine/) and GTP engine (protocol/), so it follows every game.
 """
 
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -67,8 +74,9 @@ def illegal_move_text(position) -> str:
 class BadEngine:
     """The GTP engine with one planned fault."""
 
-    def __init__(self, fault: str | None, at: int) -> None:
+    def __init__(self, fault: str | None, at: int, stalls: dict[str, float] | None = None) -> None:
         self.fault, self.at = fault, at
+        self.stalls = stalls or {}
         self.genmoves = self.plays = 0
         self.raw: str | None = None
         self.engine = GtpEngine()
@@ -121,6 +129,9 @@ class BadEngine:
 
     def serve(self) -> None:
         for line in sys.stdin:
+            words = line.split()
+            if words and words[0] in self.stalls:
+                time.sleep(self.stalls[words[0]])
             try:
                 answer = self.engine.respond(line)
             except QuitRequest as request:
@@ -138,9 +149,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fault", choices=FAULTS)
     parser.add_argument("--at", type=int, default=1, help="which genmove (or play) misbehaves")
+    parser.add_argument("--stall", action="append", default=[], metavar="COMMAND=SECONDS",
+                        help="wait before answering COMMAND")
+    parser.add_argument("--orphan", metavar="HOW=MARK", help="start a sleep that outlives us")
     arguments = parser.parse_args()
-    BadEngine(arguments.fault, arguments.at).serve()
+    stalls = {command: float(seconds) for command, _, seconds in
+              (word.partition("=") for word in arguments.stall)}
+    if arguments.orphan:
+        start_orphan(*arguments.orphan.split("="))
+    BadEngine(arguments.fault, arguments.at, stalls).serve()
 
+
+def start_orphan(how: str, mark: str) -> None:
+    """``sleep 1000.MARK`` in a session of its own (``setsid``) or deaf to the hang-up signal
+    (``nohup``), its output away from the referee's pipes; never waited for."""
+    subprocess.Popen([how, "sleep", f"1000.{mark}"], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 if __name__ == "__main__":
     main()

@@ -274,10 +274,11 @@ def test_sgf_names_other_games_and_rectangular_boards():
 
 def test_results_file_tolerates_a_truncated_last_line(tmp_path):
     path = tmp_path / "results.jsonl"
-    path.write_text('{"game_no": 1, "result": "B+"}\n{"game_no": 2, "res')
+    row = {"black_index": 1, "white_index": 2, "result": "B+", "termination": "normal"}
+    path.write_text(json.dumps({"game_no": 1, **row}) + '\n{"game_no": 2, "res')
     results = ResultsFile(path)
     assert list(results.rows) == [1]
-    results.append({"game_no": 3, "result": "0"})
+    results.append({"game_no": 3, **row, "result": "0"})
     results.close()
     assert [json.loads(line)["game_no"] for line in path.read_text().splitlines()] == [1, 3]
 

@@ -1,0 +1,93 @@
+"""What the referee promises an organiser (docs/referee.md, "Guarantees"), each tried as an
+adversary would: a full disk, engines that think while answering other commands than
+``genmove``, engines whose children try to outlive them."""
+
+from __future__ import annotations
+
+import json
+import resource
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PYTHON = shlex.quote(sys.executable)
+BAD_ENGINE = f"{PYTHON} {shlex.quote(str(Path(__file__).with_name('bad_engine.py')))}"
+
+
+def referee(*arguments: str, file_limit: int | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess:
+    """``olympiad-referee ARGUMENTS`` in a process of its own, with files limited to
+    ``file_limit`` bytes (as ``ulimit -f`` would: a write past it fails with EFBIG)."""
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        if file_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+
+    return subprocess.run([sys.executable, "-m", "referee", *arguments], cwd=REPO,
+                          capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
+
+
+def quick_match(out: Path, games: int) -> list[str]:
+    return ["match", "--game", "breakthrough", "--engine", BAD_ENGINE, "--engine", BAD_ENGINE,
+            "--games", str(games), "--max-moves", "12", "--seed", "3", "--out", str(out)]
+
+
+def rows_of(out: Path) -> list[dict]:
+    """The rows of the complete lines of ``results.jsonl`` (not a last line cut short)."""
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().split("\n")[:-1]]
+
+
+def test_a_rerun_on_a_full_disk_keeps_every_finished_game(tmp_path):
+    out = tmp_path / "out"
+    assert referee(*quick_match(out, 12)).returncode == 0
+    before = (out / "results.jsonl").read_bytes()
+    again = referee(*quick_match(out, 12), file_limit=len(before) // 2)
+    assert "Traceback" not in again.stderr, again.stderr
+    assert (out / "results.jsonl").read_bytes() == before
+
+
+def test_a_disk_that_fills_mid_run_stops_it_with_one_line_and_the_same_command_resumes(tmp_path):
+    out = tmp_path / "out"
+    full = referee(*quick_match(out, 30), file_limit=12_000)
+    assert full.returncode == 1, full.stderr
+    assert "Traceback" not in full.stderr
+    error = full.stderr.splitlines()[-1]
+    assert error.startswith("olympiad-referee: error: cannot write ") and "results.jsonl" in error
+    assert "free some space" in error and "run the same command" in error
+    kept = rows_of(out)
+    assert 0 < len(kept) < 30
+    resumed = referee(*quick_match(out, 30))
+    assert resumed.returncode == 0, resumed.stderr
+    rows = rows_of(out)
+    assert rows[:len(kept)] == kept
+    assert sorted(row["game_no"] for row in rows) == list(range(1, 31))
+
+
+def test_a_corrupt_line_in_the_results_is_reported_and_kept(tmp_path):
+    out = tmp_path / "out"
+    assert referee(*quick_match(out, 4)).returncode == 0
+    lines = (out / "results.jsonl").read_text().splitlines(keepends=True)
+    lines[1] = '{"game_no": 2, "result": "X+"}\n'  # an unknown result
+    (out / "results.jsonl").write_text("".join(lines))
+    again = referee(*quick_match(out, 4))
+    assert again.returncode == 0 and "Traceback" not in again.stderr
+    assert "results.jsonl: line(s) 2 hold no game's result" in again.stderr
+    text = (out / "results.jsonl").read_text()
+    assert '{"game_no": 2, "result": "X+"}' in text
+    assert sorted({row["game_no"] for row in map(json.loads, text.splitlines())}) == [1, 2, 3, 4]
+
+
+def test_a_symbolic_link_in_the_output_folder_is_refused_not_followed(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    (out / "results.jsonl").symlink_to(target)
+    refused = referee(*quick_match(out, 2))
+    assert refused.returncode == 2
+    assert "results.jsonl is a symbolic link" in refused.stderr
+    assert len(refused.stderr.splitlines()) == 1
+    assert target.read_text() == "keep me\n"
