@@ -25,7 +25,8 @@ class Setup:
     control, the grace before a late move loses, the limits.
 
     ``command_timeout`` bounds the answer to any command other than ``genmove`` (which the
-    clock bounds); it is not charged to the clock.
+    clock bounds), even when the clock would allow more; the time such an answer takes is
+    charged to the clock all the same (see :mod:`referee.play.game`).
     """
 
     game: str

@@ -1,20 +1,15 @@
-"""Time controls and the referee's clock for one side: pure bookkeeping, no timing of its own.
+"""The referee's clock for one side: pure bookkeeping, no timing of its own.
 
-A :class:`TimeControl` is what GTP's ``time_settings MAIN BYO STONES`` can say, plus an
-increment (which GTP cannot announce):
-
-* sudden death: ``MAIN`` seconds for the game, ``INCREMENT`` added after each move;
-* Canadian byo-yomi: after ``MAIN`` runs out, periods of ``BYO`` seconds for ``STONES`` moves
-  each; a period whose stones are all played starts afresh, one that runs out loses;
-* fixed time per move: byo-yomi without main time and one stone a period (GTP's way of saying
-  it: ``time_settings 0 T 1``).
-
-A :class:`Clock` follows one side through a game: :meth:`Clock.time_left` is what ``time_left``
+A :class:`Clock` follows one side through a game under a
+:class:`~referee.plan.time_control.TimeControl`: :meth:`Clock.time_left` is what ``time_left``
 sends, :meth:`Clock.budget` the seconds the next move may take before it is late (the
 ``margin`` of grace included), :meth:`Clock.charge` books a move's time. A move is late when it
 overruns what is left by more than the margin (cutechess's and fastchess's rule). In main time an
 overrun within the margin stays on the clock as a negative time, so the grace is one sum for the
 game; a byo-yomi period starts afresh after its last stone, overrun or not.
+:meth:`Clock.charge_between` books time an engine took outside its moves (answering ``play``,
+``time_left``...): it runs the clock down like thinking time, but earns no increment and plays
+no stone.
 
 >>> clock = Clock(TimeControl(main=10, byoyomi=5, stones=2))
 >>> clock.charge(9), clock.time_left()
@@ -78,6 +73,23 @@ class Clock:
         if self.stones == 0:
             self.left, self.stones = float(control.byoyomi), control.stones
         return True
+
+    def charge_between(self, seconds: float) -> bool:
+        """Book ``seconds`` taken between moves; false when they ran the clock out (the side
+        loses). Main time that runs out continues into a fresh period, as a move's would.
+
+        >>> clock = Clock(TimeControl(main=1, increment=1))
+        >>> clock.charge_between(0.25), clock.time_left()
+        (True, (0.75, 0))
+        >>> clock.charge_between(1)
+        False
+        """
+        control = self.control
+        self.left -= seconds
+        if self.stones == 0 and self.left < 0 and control.stones:
+            self.left += control.byoyomi
+            self.stones = control.stones
+        return self.left >= -self.margin
 
     def _note_lowest(self) -> None:
         if self.stones == 0 and self.left < 0 and self.control.stones:

@@ -4,10 +4,13 @@ The referee keeps its own position, built with the project's rules (:mod:`engine
 trusts an engine: each ``genmove`` answer is read with ``position.parse_move`` before it counts,
 and only its canonical text is passed on to the other engine with ``play``. Clocks are the
 referee's (:mod:`.clock`): a move costs the wall time from writing ``genmove`` to the end of the
-answer. Each side may have its own time control (time odds).
+answer. Each side may have its own time control (time odds). No thinking is free: the time an
+engine takes to answer any other command of the game (the set-up, ``time_left``, ``play``, the
+opening's moves) beyond :data:`ANSWER_ALLOWANCE` is charged to its clock as well, and an answer
+that comes after its clock ran out loses on time like a late move.
 
 An opening (from a book) is played on the referee's board and sent to both engines with
-``play`` after the set-up and before the clocks start; its moves are not timed.
+``play`` after the set-up; its moves cost no time but the engines' answers to them.
 
 Every way a game can end is one :class:`~engine.core.Termination` with a one-line reason; when
 an engine is at fault (illegal move, timeout, crash, protocol error, resignation) it loses.
@@ -43,6 +46,10 @@ from .channel import (
 )
 from .clock import Clock
 
+# Seconds an engine may take to answer a command other than genmove before the rest is charged to
+# its clock: a round trip through a pipe and a busy scheduler, with room to spare, but too short
+# to think in.
+ANSWER_ALLOWANCE = 0.05
 _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
                           (ChannelClosed, Termination.CRASH),
                           (IllFormedAnswer, Termination.PROTOCOL_ERROR))
@@ -95,12 +102,37 @@ class _Referee:
         self.clock_after_move: list[float | None] = []
 
     def ask(self, colour: int, command: str, deadline: float | None = None) -> str:
-        """Send ``command`` to ``colour``'s engine; a transport failure forfeits the game."""
-        if deadline is None:
-            deadline = time.monotonic() + self.setup.command_timeout
+        """Send ``command`` to ``colour``'s engine; a transport failure forfeits the game.
+
+        Without a ``deadline`` (any command but ``genmove``, whose time the caller books), the
+        answer must come within the command timeout and before the engine's clock runs out,
+        and the time it took beyond :data:`ANSWER_ALLOWANCE` is charged to that clock."""
+        if deadline is not None:
+            return self._send(colour, command, deadline)
+        clock = self.clocks[colour]
+        name, start = COLOUR_NAMES[colour], time.monotonic()
+        limit = ANSWER_ALLOWANCE + clock.budget()
+        late = f"{name} ran out of time answering {command.split()[0]}"
+        try:
+            answer = self._send(colour, command,
+                                start + min(self.setup.command_timeout, limit),
+                                late if limit < self.setup.command_timeout else None)
+        finally:
+            extra = max(0.0, time.monotonic() - start - ANSWER_ALLOWANCE)
+            self.used[colour] += extra
+            in_time = clock.charge_between(extra) if extra else True
+        if not in_time:
+            raise Forfeit(colour, Termination.TIMEOUT, late)
+        return answer
+
+    def _send(self, colour: int, command: str, deadline: float, late: str | None = None) -> str:
+        """``command``'s answer from ``colour``'s engine by ``deadline``; a transport failure
+        forfeits the game (a timeout with the reason ``late``, when given)."""
         try:
             return self.engines[colour].send(command, deadline)
         except ChannelError as error:
+            if late is not None and isinstance(error, ChannelTimeout):
+                raise Forfeit(colour, Termination.TIMEOUT, late) from None
             raise Forfeit(colour, _transport_termination(error),
                           f"{COLOUR_NAMES[colour]}: {one_line(str(error))} "
                           f"(answering {command.split()[0]})") from None

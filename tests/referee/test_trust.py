@@ -5,12 +5,21 @@ adversary would: a full disk, engines that think while answering other commands 
 from __future__ import annotations
 
 import json
+import random
 import resource
 import shlex
 import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from engine import Termination
+from referee.plan.setup import Setup
+from referee.plan.time_control import TimeControl
+from referee.play.channel import EngineChannel
+from referee.play.game import play_game
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
@@ -91,3 +100,32 @@ def test_a_symbolic_link_in_the_output_folder_is_refused_not_followed(tmp_path):
     assert "results.jsonl is a symbolic link" in refused.stderr
     assert len(refused.stderr.splitlines()) == 1
     assert target.read_text() == "keep me\n"
+
+
+def stalling_game(stall: str):
+    """A Breakthrough game (on a board size set with ``boardsize``) on the clock, 1 s each,
+    between the first-move engine that waits before answering ``stall`` (``COMMAND=SECONDS``)
+    as black and one that does not."""
+    setup = Setup("breakthrough", size=(6, 6), control=TimeControl(main=1), max_moves=60)
+    engines = [EngineChannel(f"{BAD_ENGINE} --stall {stall}"), EngineChannel(BAD_ENGINE)]
+    try:
+        return play_game(setup, engines, random.Random(1))
+    finally:
+        for engine in engines:
+            engine.kill()
+
+
+@pytest.mark.parametrize("command", ["play", "time_left"])
+def test_time_taken_to_answer_other_commands_is_charged_to_the_clock(command):
+    record = stalling_game(f"{command}=0.3")
+    assert record.termination is Termination.TIMEOUT and record.result == "W+"
+    assert record.reason == f"black ran out of time answering {command}"
+    assert record.used[0] >= 1.0 - 0.05  # all but the allowances of black's answers
+    assert record.timed_moves[0] <= 4
+
+
+def test_an_answer_after_the_clock_ran_out_loses_at_once():
+    record = stalling_game("boardsize=30")
+    assert record.termination is Termination.TIMEOUT and record.result == "W+"
+    assert record.reason == "black ran out of time answering boardsize"
+    assert record.moves == [] and 1.0 <= record.used[0] < 5
