@@ -125,7 +125,8 @@ def cli() -> None:
               help="Seed for the schedule and random starts (default: drawn, saved in --out).")
 @click.option("--command-timeout", type=DecimalRange(0, min_open=True),
               default=DEFAULT_COMMAND_TIMEOUT, show_default=True,
-              help="Seconds an engine may take to answer a command other than genmove (beyond 0.05 s, the time is charged to its clock).")
+              help="Seconds an engine may take to answer a command other than genmove "
+                   "(beyond 0.05 s, the time is charged to its clock).")
 @click.pass_context
 def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
     """Play a match (two engines), a round robin or a gauntlet, resuming --out if it exists."""

@@ -7,12 +7,14 @@ starts or any file is written.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 
 import click
 
 from ..plan.time_control import TimeControl
 from ..play.entrants import EngineSpec, default_names
+from ..play.reaper import parse_cpus
 from ..records.config import TIME_KEYS, ConfigError, parse_engine_option
 from ..text import decimal, whole
 
@@ -43,6 +45,41 @@ def _time_value(key: str, text: str) -> float:
         raise click.UsageError(f"--engine-option {key}={text}: {error}") from None
 
 
+_MEMORY_UNITS = {"K": 2**10, "M": 2**20, "G": 2**30}
+
+
+def memory_bytes(text: str) -> int:
+    """An engine's ``memory`` limit in bytes: a whole number of MiB, or with a unit K, M or G.
+
+    >>> memory_bytes("512"), memory_bytes("2G"), memory_bytes("64m")
+    (536870912, 2147483648, 67108864)
+    """
+    number, unit = text.strip(), "M"
+    if number[-1:].upper() in _MEMORY_UNITS:
+        number, unit = number[:-1], number[-1].upper()
+    try:
+        amount = whole(number)
+    except ValueError:
+        amount = 0
+    if amount <= 0:
+        raise click.UsageError(f"--engine-option memory={text}: not a memory size such as 512M "
+                               f"or 2G")
+    return amount * _MEMORY_UNITS[unit]
+
+
+def _cpu_list(text: str) -> str:
+    """An engine's ``cpus``, checked: the cores it may run on, such as ``0`` or ``0,2-3``."""
+    try:
+        cpus = parse_cpus(text)
+    except ValueError as error:
+        raise click.UsageError(f"--engine-option cpus={text}: {error}") from None
+    available = os.sched_getaffinity(0)
+    if not cpus <= available:
+        raise click.UsageError(f"--engine-option cpus={text}: this machine has cores "
+                               f"{', '.join(map(str, sorted(available)))}")
+    return text.strip()
+
+
 def engine_specs(commands: Sequence[str], option_words: Sequence[str],
                  timing: dict[str, Any]) -> tuple[EngineSpec, ...]:
     """The engines from their commands and ``--engine-option N:KEY=VALUE`` words; ``timing``
@@ -69,6 +106,10 @@ def engine_specs(commands: Sequence[str], option_words: Sequence[str],
             inits[place - 1].append(value)
         elif key in TIME_KEYS:
             own[place - 1][key] = _time_value(key, value)
+        elif key == "memory":
+            own[place - 1][key] = memory_bytes(value)
+        elif key == "cpus":
+            own[place - 1][key] = _cpu_list(value)
         else:
             own[place - 1][key] = value
     names = default_names(commands)
@@ -80,7 +121,8 @@ def engine_specs(commands: Sequence[str], option_words: Sequence[str],
             timed["move_time"] = None  # its own clock replaces the run's time per move
         control = time_control(**{**timing, **timed})
         specs.append(EngineSpec(command, settings.get("name", names[index]), settings.get("dir"),
-                                tuple(inits[index]), control))
+                                tuple(inits[index]), control, settings.get("memory"),
+                                settings.get("cpus")))
     taken = [spec.name for spec in specs]
     for name in taken:
         if taken.count(name) > 1:

@@ -11,7 +11,9 @@ state: the caller kills it and starts a new one for the next game.
 :class:`EngineChannel` runs a real engine under a pseudo-terminal with :mod:`pexpect` (so that
 engines which only flush line by line on a terminal still answer at once) and sends its standard
 error to a pipe that a thread drains, keeping only the tail for the record (of each game, as
-:meth:`Channel.take_stderr` empties it): a chatty engine can never block on a full pipe.
+:meth:`Channel.take_stderr` empties it): a chatty engine can never block on a full pipe. The
+engine runs below a keeper process (:mod:`.reaper`) that applies its limits and kills whatever
+the engine started when the engine ends or is stopped, so that nothing outlives it.
 :class:`InProcessChannel` talks to an engine object in the same process, for fast tests; both
 read answers with the same :func:`parse_answer`.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import signal
 import threading
 import time
@@ -35,7 +38,11 @@ import pexpect
 
 from protocol.gtp import QuitRequest
 
+from . import reaper
+
 # An answer longer than this is not one the referee asked for: the engine is flooding.
+# Seconds the keeper of an engine's processes has to kill them before it is killed itself.
+KEEPER_GRACE = 2.0
 MAX_ANSWER_BYTES = 1 << 20
 # How much of an engine's standard error is kept for the record.
 STDERR_TAIL_BYTES = 4096
@@ -156,9 +163,12 @@ class EngineChannel(Channel):
     """
 
     def __init__(self, command: str, max_answer: int = MAX_ANSWER_BYTES,
-                 stderr_bytes: int = STDERR_TAIL_BYTES, cwd: str | None = None) -> None:
+                 stderr_bytes: int = STDERR_TAIL_BYTES, cwd: str | None = None,
+                 memory: int | None = None, cpus: str | None = None) -> None:
         self.command = command
         self.cwd = cwd
+        self.memory = memory
+        self.cpus = cpus
         self.max_answer = max_answer
         self.stderr_bytes = stderr_bytes
         self._pending = b""
@@ -170,7 +180,9 @@ class EngineChannel(Channel):
             raise ChannelClosed(f"cannot read the command line: {error}") from None
         if not argv:
             raise ChannelClosed("empty engine command")
-        self._child = self._spawn(argv)
+        if shutil.which(argv[0]) is None:
+            raise ChannelClosed(f"cannot start {argv[0]!r}: no such program (or not executable)")
+        self._child = self._spawn(reaper.command_line(argv, memory, cpus))
 
     def _spawn(self, argv: list[str]) -> _EngineSpawn:
         read_end, write_end = os.pipe()
@@ -185,12 +197,12 @@ class EngineChannel(Channel):
                                  pass_fds=(write_end,), cwd=self.cwd)
         except (pexpect.ExceptionPexpect, OSError) as error:
             os.close(read_end)
-            raise ChannelClosed(f"cannot start {argv[0]!r}: {error}") from None
+            raise ChannelClosed(f"cannot start {self.command!r}: {error}") from None
         finally:
             os.close(write_end)
         child.delaybeforesend = None  # pexpect's default pause of 50 ms before each command
         self._drainer = threading.Thread(target=self._drain_stderr, args=(read_end,),
-                                         daemon=True, name=f"stderr of {argv[0]}")
+                                         daemon=True, name=f"stderr of {self.command[:40]}")
         self._drainer.start()
         return child
 
@@ -256,10 +268,17 @@ class EngineChannel(Channel):
             buffer += chunk.replace(b"\r", b"")
 
     def _exit_status(self) -> str:
+        self._wait_for_end(time.monotonic() + KEEPER_GRACE)  # its keeper has the status
         self._child.close(force=True)
         if self._child.signalstatus is not None:
-            return f"killed by signal {self._child.signalstatus}"
-        return f"exit status {self._child.exitstatus}"
+            status = f"killed by signal {self._child.signalstatus}"
+        elif self._child.exitstatus == 0:
+            return "exit status 0"
+        else:
+            status = f"exit status {self._child.exitstatus}"
+        if self.memory is not None:
+            status += f"; its memory limit was {self.memory / 2**20:g} MiB"
+        return status
 
     def alive(self) -> bool:
         """Whether the engine process is still running."""
@@ -274,11 +293,28 @@ class EngineChannel(Channel):
             self._child.expect(pexpect.EOF, timeout=max(0.0, deadline - time.monotonic()))
         except (GtpFailure, ChannelError, pexpect.ExceptionPexpect, OSError):
             pass
+        self._wait_for_end(deadline)
         self.kill()
 
+    def _wait_for_end(self, deadline: float) -> bool:
+        """Wait until the engine's keeper has ended or ``deadline``; whether it has."""
+        while self._child.isalive():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
     def kill(self) -> None:
+        """Stop the engine and every process it started: its keeper (:mod:`.reaper`) is told to,
+        and has a moment to; then the process group is killed outright."""
         if self._child.closed:
             return
+        try:
+            if self._child.isalive():
+                os.kill(self._child.pid, signal.SIGTERM)
+                self._wait_for_end(time.monotonic() + KEEPER_GRACE)
+        except (OSError, pexpect.ExceptionPexpect):
+            pass
         try:
             os.killpg(self._child.pid, signal.SIGKILL)
         except OSError:  # already gone

@@ -27,13 +27,16 @@ from .channel import Channel, ChannelClosed, ChannelError, EngineChannel, GtpFai
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """One engine of a run; ``control`` ``None`` means the run's time control."""
+    """One engine of a run; ``control`` ``None`` means the run's time control; ``memory`` and
+    ``cpus`` are the limits its processes run under (:mod:`.reaper`), ``None`` for none."""
 
     command: str
     name: str
     cwd: str | None = None
     init: tuple[str, ...] = ()
     control: TimeControl | None = None
+    memory: int | None = None  # address-space limit, bytes
+    cpus: str | None = None  # the CPU cores it may run on, as taskset writes them: 0,2-3
 
     def argv(self) -> list[str]:
         """The command's words, the program resolved against ``cwd`` when it is a relative
@@ -45,9 +48,11 @@ class EngineSpec:
 
     def as_dict(self) -> dict[str, object]:
         """The spec as plain data, for ``match.json``."""
+        limits = {key: value for key, value in (("memory", self.memory), ("cpus", self.cpus))
+                  if value is not None}  # only when set: older folders have no such keys
         return {"command": self.command, "name": self.name, "dir": self.cwd,
                 "init": list(self.init),
-                "control": self.control.as_dict() if self.control else None}
+                "control": self.control.as_dict() if self.control else None, **limits}
 
 
 class EngineSetupError(Exception):
@@ -106,7 +111,8 @@ def start_engine(spec: EngineSpec, timeout: float) -> Channel:
     takes to start is never charged to its clock in the first game.
     Raises :class:`EngineSetupError` when the engine refuses a start-up command."""
     try:
-        channel = EngineChannel(shlex.join(spec.argv()), cwd=spec.cwd)
+        channel = EngineChannel(shlex.join(spec.argv()), cwd=spec.cwd, memory=spec.memory,
+                                cpus=spec.cpus)
     except ChannelClosed as error:
         return DeadChannel(spec.command, str(error))
     for command in ("protocol_version", *spec.init):

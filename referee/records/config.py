@@ -38,7 +38,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-ENGINE_KEYS = ("name", "dir", "init", "time", "increment", "byoyomi", "stones", "move_time")
+ENGINE_KEYS = ("name", "dir", "init", "time", "increment", "byoyomi", "stones", "move_time",
+               "memory", "cpus")
 TIME_KEYS = ("time", "increment", "byoyomi", "stones", "move_time")
 
 

@@ -5,12 +5,14 @@ adversary would: a full disk, engines that think while answering other commands 
 from __future__ import annotations
 
 import json
+import os
 import random
 import resource
 import shlex
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,104 @@ def test_an_answer_after_the_clock_ran_out_loses_at_once():
     assert record.termination is Termination.TIMEOUT and record.result == "W+"
     assert record.reason == "black ran out of time answering boardsize"
     assert record.moves == [] and 1.0 <= record.used[0] < 5
+
+
+def processes_marked(mark: int) -> list[int]:
+    """The processes whose command line holds ``1000.MARK`` (the bad engine's orphans)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if f"1000.{mark}".encode() in words:
+                found.append(int(entry.name))
+    return found
+
+
+def gone(mark: int, seconds: float = 10.0) -> bool:
+    """Whether the marked processes are all gone within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while processes_marked(mark):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def mark() -> int:
+    number = random.randrange(10**8, 10**9)
+    yield number
+    for pid in processes_marked(number):  # never leave one behind, even when a test fails
+        os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("how", ["setsid", "nohup"])
+def test_nothing_an_engine_starts_outlives_a_match(tmp_path, mark, how):
+    orphaning = f"{BAD_ENGINE} --orphan {how}={mark}"
+    crashing = f"{BAD_ENGINE} --orphan {how}={mark + 1} --fault exit --at 2"
+    done = referee("match", "--game", "breakthrough", "--engine", orphaning, "--engine", crashing,
+                   "--games", "2", "--max-moves", "12", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert gone(mark) and gone(mark + 1)
+
+
+def test_nothing_an_engine_starts_outlives_its_check(mark):
+    done = referee("check", "--engine", f"{BAD_ENGINE} --orphan setsid={mark}", "--game",
+                   "breakthrough")
+    assert "Traceback" not in done.stderr
+    assert gone(mark)
+
+
+def test_nothing_an_engine_starts_outlives_a_referee_killed_outright(tmp_path, mark):
+    slow = f"{BAD_ENGINE} --orphan setsid={mark} --stall genmove=0.2"
+    run = subprocess.Popen([sys.executable, "-m", "referee", "match", "--game", "breakthrough",
+                            "--engine", slow, "--engine", slow, "--games", "4",
+                            "--out", str(tmp_path / "out")],
+                           cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(processes_marked(mark)) < 2:
+            assert time.monotonic() < deadline and run.poll() is None
+            time.sleep(0.05)
+    finally:
+        run.kill()
+        run.wait()
+    assert gone(mark)
+
+
+def test_an_engine_past_its_memory_limit_loses_by_a_forfeit_that_says_so(tmp_path):
+    hungry = f"{PYTHON} -c \"import sys; print('= 2', flush=True); print(flush=True); " \
+             f"sys.stdin.readline(); bytearray(400 << 20)\""
+    done = referee("match", "--game", "breakthrough", "--engine", hungry, "--engine", BAD_ENGINE,
+                   "--engine-option", "1:memory=200M", "--games", "1", "--out",
+                   str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    row = json.loads((tmp_path / "out" / "results.jsonl").read_text())
+    assert row["termination"] == "crash" and row["result"] == "W+"
+    assert "its memory limit was 200 MiB" in row["reason"]
+    assert "MemoryError" in row["black_stderr"]
+
+
+def test_an_engine_runs_on_the_cores_it_is_given(tmp_path):
+    reporter = (f"{PYTHON} -c \"import os, sys; print('= 2', flush=True); print(flush=True); "
+                f"sys.stdin.readline(); sys.stderr.write(repr(sorted(os.sched_getaffinity(0)))); "
+                f"sys.exit(1)\"")
+    done = referee("match", "--game", "breakthrough", "--engine", reporter, "--engine",
+                   BAD_ENGINE, "--engine-option", "1:cpus=0", "--games", "1", "--out",
+                   str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    row = json.loads((tmp_path / "out" / "results.jsonl").read_text())
+    assert row["black_stderr"] == "[0]"
+
+
+def test_engine_limits_are_checked_before_anything_starts(tmp_path):
+    for option, message in [("1:memory=lots", "not a memory size"),
+                            ("1:cpus=9999", "this machine has cores"),
+                            ("1:cpus=a-b", "is not a CPU list")]:
+        done = referee("match", "--game", "breakthrough", "--engine", BAD_ENGINE, "--engine",
+                       BAD_ENGINE, "--engine-option", option, "--out", str(tmp_path / "out"))
+        assert done.returncode == 2 and message in done.stderr
+        assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "out").exists()
