@@ -43,6 +43,8 @@ from .runner import POOL
 
 # Seconds to reach a scheduler before giving up (and to reconnect before calling it gone).
 CONNECT_TIMEOUT = 10.0
+# Where a local cluster listens (scheduler, workers, dashboard): this machine only.
+LOOPBACK = "127.0.0.1"
 # Workers that may die under one game before Dask gives up on it (its default, made explicit
 # for the embedded cluster; a remote scheduler keeps its own setting, see docs/cluster.md).
 ALLOWED_FAILURES = 3
@@ -130,6 +132,9 @@ class DaskExecutor(Executor):
     def local(cls, workers: int) -> DaskExecutor:
         """Start a cluster of ``workers`` processes of one thread each, inside this process.
 
+        Its scheduler, workers and dashboard listen on the loopback address only: the
+        dashboard shows logs and live call stacks, which are nobody else's business.
+
         The worker processes ignore Ctrl-C, which the terminal sends to the whole process
         group (restarted ones too: it is a preload): the driver alone decides what an
         interruption means (drain, then stop).
@@ -137,7 +142,8 @@ class DaskExecutor(Executor):
         settings = {"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}
         with dask.config.set(settings):
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                               processes=True, dashboard_address=":0",
+                                               processes=True, host=LOOPBACK,
+                                               dashboard_address=f"{LOOPBACK}:0",
                                                preload=[_IGNORE_CTRL_C])
         client = distributed.Client(cluster, set_as_default=False)
         return cls(client, f"local:{workers}", cluster)

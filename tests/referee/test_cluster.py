@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,17 @@ def test_a_bad_address_is_one_line(address, message, tmp_path, capsys):
     assert status.value.code == 2
     assert capsys.readouterr().err.startswith(f"olympiad-referee: error: {message}")
     assert not os.path.exists(tmp_path / "o" / "results.jsonl")
+
+
+def test_a_local_cluster_listens_on_the_loopback_address_only():
+    executor = connect("local:1")
+    try:
+        listening = [connection.laddr for connection in
+                     psutil.Process().net_connections(kind="inet")
+                     if connection.status == psutil.CONN_LISTEN]
+        dashboard = urllib.parse.urlsplit(executor.client.dashboard_link)
+        assert dashboard.hostname == "127.0.0.1"
+        assert dashboard.port in [address.port for address in listening]
+        assert {address.ip for address in listening} == {"127.0.0.1"}
+    finally:
+        executor.shutdown(cancel=True)
