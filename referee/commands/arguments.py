@@ -12,6 +12,7 @@ that takes them, and the game they name as a checked :class:`Setup`.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -93,3 +94,12 @@ def build_setup(game: str, options: dict[str, str], size: tuple[int, int] | None
     except GameError as error:
         raise click.UsageError(str(error)) from None
     return setup
+
+
+FORCE = click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+
+
+def refuse_overwrite(path: Path, force: bool) -> None:
+    """Refuse to write over an existing ``path`` unless ``--force`` was given."""
+    if path.exists() and not force:
+        raise click.UsageError(f"{path} exists; give --force to overwrite it")

@@ -34,6 +34,11 @@ from .report import report, serve, serving
 from .stats import stats_command
 
 
+# The most games one run plays: 10x the largest SPRTs engine testers run, and a plan that
+# still fits in memory many times over.
+MAX_GAMES = 1_000_000
+
+
 def check_engines(commands: tuple[str, ...]) -> list[str]:
     """The engine command lines, once each is known to be a non-empty shell-style line."""
     if len(commands) < 2:
@@ -76,7 +81,7 @@ def cli() -> None:
 @click.option("--engine-option", "engine_options", multiple=True, metavar="N:KEY=VALUE",
               help="A setting of engine N (1-based): name, dir, init (a command sent after "
                    "start-up), time, increment, byoyomi, stones, move-time (repeatable).")
-@click.option("--games", type=WholeRange(1), default=2, show_default=True,
+@click.option("--games", type=WholeRange(1, MAX_GAMES), default=2, show_default=True,
               help="Games per pairing (with pairs: even); with --sprt the most to play.")
 @click.option("--gauntlet", type=WholeRange(1), default=None, metavar="N",
               help="Each of the first N engines plays every other; the others do not meet.")

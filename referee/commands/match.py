@@ -40,7 +40,7 @@ from ..records.folder import (
     lock_folder,
 )
 from ..report.observers import ReportWriter
-from ..run.executor import Executor, ExecutorError, ThreadExecutor
+from ..run.executor import Executor, ExecutorError, ThreadExecutor, local_workers
 from ..run.observer import Observers, Run, RunObserver
 from ..run.runner import Runner
 from ..stats import SprtSettings
@@ -161,7 +161,11 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
         except ValueError as error:
             raise click.UsageError(str(error)) from None
 
-    planned_with(0)  # refuse a bad plan before the folder is touched
+    planned_with(0)  # refuse a bad plan, or a bad cluster address, before the folder is touched
+    try:
+        local_workers(settings.cluster or "", os.cpu_count() or 1)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
     try:
         lock = lock_folder(settings.out)
     except (FolderBusy, FolderRefused) as error:

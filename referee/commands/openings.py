@@ -15,7 +15,8 @@ import click
 
 from ..plan.book_maker import DEPTH, bound_for, generate_book
 from ..plan.openings import BookError, book_text, write_book
-from .arguments import WHOLE, WholeRange, build_setup, parse_options, parse_size
+from .arguments import (FORCE, WHOLE, WholeRange, build_setup, parse_options, parse_size,
+                        refuse_overwrite)
 
 
 @click.command(context_settings={"max_content_width": 100})
@@ -36,9 +37,12 @@ from .arguments import WHOLE, WholeRange, build_setup, parse_options, parse_size
 @click.option("--bound", type=WholeRange(0), default=None,
               help="Largest score kept, in the game's evaluation units (default: the game's "
                    "own, see docs/referee.md).")
+@FORCE
 def openings(game: str, boardsize: str | None, options: tuple[str, ...], plies: int,
-             count: int, out: Path, seed: int | None, depth: int, bound: int | None) -> None:
+             count: int, out: Path, seed: int | None, depth: int, bound: int | None,
+             force: bool) -> None:
     """Write COUNT distinct openings of PLIES random moves that a short search calls level."""
+    refuse_overwrite(out, force)
     size = parse_size(boardsize) if boardsize else None
     setup = build_setup(game, parse_options(options), size)
     if seed is None:

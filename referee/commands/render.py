@@ -19,7 +19,7 @@ from engine.drawing import svg
 
 from ..records.sgf import SgfError, SgfRecord, read_sgf
 from ..text import whole
-from .arguments import WholeRange, parse_options, parse_size
+from .arguments import FORCE, WholeRange, parse_options, parse_size, refuse_overwrite
 
 
 def game_of_record(record: SgfRecord) -> Game:
@@ -70,9 +70,12 @@ def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:
 @click.option("--flip", is_flag=True, help="Turn the board half round (a1 at the top right).")
 @click.option("--caption/--no-caption", default=True, show_default=True,
               help="A line under the board: side to move or result, and the last move.")
+@FORCE
 def render(record: Path | None, ply: int | None, game: str | None, boardsize: str | None,
-           options: tuple[str, ...], moves: str, out: Path, flip: bool, caption: bool) -> None:
+           options: tuple[str, ...], moves: str, out: Path, flip: bool, caption: bool,
+           force: bool) -> None:
     """Draw one position as SVG: from an SGF RECORD (--ply K) or from --game and --moves."""
+    refuse_overwrite(out, force)
     if (record is None) == (game is None):
         raise click.UsageError("give either an SGF record or --game")
     try:

@@ -53,12 +53,19 @@ def read_run(folder: Path) -> Run:
             settings = json.loads((folder / SETTINGS_NAME).read_text(encoding="utf-8"))
         except ValueError:
             raise click.UsageError(f"{folder / SETTINGS_NAME}: not readable JSON") from None
+        if not isinstance(settings, dict):
+            raise click.UsageError(f"{folder / SETTINGS_NAME}: not the settings of a match "
+                                   f"(a JSON object)")
     rows = read_rows(results_path)
     try:
         results = [GameResult.from_row(row) for row in rows]
     except ResultError as error:
         raise click.UsageError(f"{results_path}: {error}") from None
-    return Run(folder, engine_names(settings, rows), settings, results)
+    names = engine_names(settings, rows)
+    if len(names) < 2:
+        raise click.UsageError(f"{folder}: neither {SETTINGS_NAME} nor {RESULTS_NAME} names the "
+                               f"engines (no games finished yet?)")
+    return Run(folder, names, settings, results)
 
 
 def merge(runs: Sequence[Run]) -> tuple[list[str], list[GameResult]]:

@@ -50,10 +50,14 @@ class ConfigError(ValueError):
 def read_config(path: Path) -> dict[str, Any]:
     """The TOML file at ``path`` as a dict; raises :class:`ConfigError`."""
     try:
-        with path.open("rb") as file:
-            return tomllib.load(file)
+        data = path.read_bytes()
+        return tomllib.loads(data.decode("utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not UTF-8 text (byte {data[error.start]:#04x}); "
+                          f"TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: {error}") from None
 

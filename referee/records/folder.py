@@ -264,7 +264,11 @@ def check_settings(out: Path, settings: Mapping[str, Any],
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
-        raise SettingsMismatch(f"{path} is not readable JSON") from None
+        raise SettingsMismatch(f"{path} is not readable JSON (use another --out)") from None
+    missing = [key for key in defaults if not isinstance(saved, dict) or key not in saved]
+    if missing:
+        raise SettingsMismatch(f"{path} is not the settings of a match (no {missing[0]}); "
+                               f"use another --out")
     for key, value in settings.items():
         if value is not None and saved.get(key) != value:
             raise SettingsMismatch(f"{out} holds a match with {key} {saved.get(key)!r}, "

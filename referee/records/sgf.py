@@ -14,7 +14,9 @@ which game collections circulate; the openings reader takes the first plies of e
 * a move is ``B[text]`` or ``W[text]``, the text in the game's own notation (an empty value is
   SGF's pass and reads as ``pass``). Property values are not interpreted any further.
 
-A malformed record raises :class:`SgfError` with the line number of the fault.
+A malformed record raises :class:`SgfError` with the line number of the fault; so does one whose
+variations nest deeper than :data:`MAX_NESTING`. The reader keeps no recursion and reads in time
+linear in the text, however long the main line or deep the nesting.
 
 >>> record = read_sgf("(;FF[4]GM[breakthrough];W[a2-a3]C[a \\\\] b];B[h7-h6]"
 ...                   "(;W[b2-b3])(;W[c2-c3]))")
@@ -26,9 +28,12 @@ A malformed record raises :class:`SgfError` with the line number of the fault.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 MOVE_PROPERTIES = {"B": 0, "W": 1}
+# The deepest nesting of variations read: far beyond any record's, short of a memory hog.
+MAX_NESTING = 10_000
 # SGF's number for a game (GM); games it does not number are written with their own name.
 GAME_NUMBERS = {"loa": 9}
 
@@ -112,12 +117,13 @@ class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
         self.at = 0
+        self.breaks = [place for place, char in enumerate(text) if char == "\n"]
 
     def at_end(self) -> bool:
         return self.at >= len(self.text)
 
     def line(self, at: int | None = None) -> int:
-        return self.text.count("\n", 0, self.at if at is None else at) + 1
+        return bisect.bisect_left(self.breaks, self.at if at is None else at) + 1
 
     def fail(self, reason: str, at: int | None = None) -> SgfError:
         return SgfError(self.line(at), reason)
@@ -160,22 +166,40 @@ class _Reader:
     def _tree(self) -> list[tuple[dict[str, list[str]], int]]:
         """``( node+ variation* )``: the main line's nodes (with their lines), that is the
         tree's own nodes followed by its first variation's main line; the other variations
-        are read (they must be well formed) and dropped."""
+        are read (they must be well formed) and dropped.
+
+        Read with a stack of the open trees rather than recursion; each holds the list its
+        nodes go to (the main line's own list for a first variation on the main line, a
+        throw-away one elsewhere) and whether its first variation is still to come.
+        """
         self.expect("(")
+        main_line: list[tuple[dict[str, list[str]], int]] = []
+        open_trees = [[main_line, True]]
+        self._nodes(main_line)
+        while open_trees:
+            if self.peek() == "(":
+                if len(open_trees) >= MAX_NESTING:
+                    raise self.fail(f"variations nested deeper than {MAX_NESTING}")
+                self.at += 1
+                parent = open_trees[-1]
+                nodes = parent[0] if parent[1] and parent[0] is not None else None
+                parent[1] = False
+                open_trees.append([nodes, True])
+                self._nodes(nodes)
+            else:
+                self.expect(")")
+                open_trees.pop()
+        return main_line
+
+    def _nodes(self, into: list | None) -> None:
+        """The nodes of a tree whose '(' was just read, added to ``into`` (unless ``None``)."""
         if self.peek() != ";":
             raise self.fail("a game tree must start with a node (';')")
-        nodes = []
         while self.peek() == ";":
             self.at += 1
-            nodes.append(self._node())
-        first = True
-        while self.peek() == "(":
-            variation = self._tree()
-            if first:
-                nodes += variation
-                first = False
-        self.expect(")")
-        return nodes
+            node = self._node()
+            if into is not None:
+                into.append(node)
 
     def _node(self) -> tuple[dict[str, list[str]], int]:
         """The properties of the node whose ';' was just read, and its line (that of its move

@@ -38,7 +38,7 @@ import dask
 import distributed
 from distributed.comm import get_address_host_port
 
-from .executor import Executor, ExecutorError
+from .executor import Executor, ExecutorError, local_workers
 from .runner import POOL
 
 # Seconds to reach a scheduler before giving up (and to reconnect before calling it gone).
@@ -68,15 +68,12 @@ def connect(address: str) -> DaskExecutor:
     Prints the cluster's size and dashboard address; raises :class:`ClusterError` when the
     address is malformed or no scheduler answers there.
     """
-    address = address.strip()
-    if address == "local" or address.startswith("local:"):
-        count = address[len("local:"):] or str(os.cpu_count() or 1)
-        if not count.isdigit() or int(count) < 1:
-            raise ClusterError(f"--cluster {address}: expected local or local:N, "
-                               f"N worker processes (at least 1)")
-        executor = DaskExecutor.local(int(count))
-    else:
-        executor = DaskExecutor.remote(address)
+    try:
+        workers = local_workers(address, os.cpu_count() or 1)
+    except ValueError as error:
+        raise ClusterError(str(error)) from None
+    executor = (DaskExecutor.local(workers) if workers is not None
+                else DaskExecutor.remote(address.strip()))
     threads, workers = executor.size()
     waiting = "" if workers else "; no workers yet: games wait for the first to join"
     click.echo(f"Dask cluster {executor.address}: {workers} workers, {threads} threads"

@@ -71,3 +71,20 @@ class ThreadExecutor(Executor):
 
     def shutdown(self, cancel: bool) -> None:
         self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+def local_workers(address: str, cores: int) -> int | None:
+    """The number of worker processes ``--cluster local[:N]`` asks for (``local`` alone: one
+    per core), or ``None`` for another address; raises ``ValueError`` for a malformed ``local``.
+
+    >>> local_workers("local:3", 8), local_workers("local", 8), local_workers("tcp://h:1", 8)
+    (3, 8, None)
+    """
+    address = address.strip()
+    if address != "local" and not address.startswith("local:"):
+        return None
+    count = address[len("local:"):] or str(cores)
+    if not (count.isascii() and count.isdigit()) or int(count) < 1:
+        raise ValueError(f"--cluster {address}: expected local or local:N, N worker processes "
+                         f"(at least 1)")
+    return int(count)

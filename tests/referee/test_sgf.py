@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.records.folder import sgf_text
-from referee.records.sgf import SgfError, read_collection, read_sgf
+from referee.records.sgf import MAX_NESTING, SgfError, read_collection, read_sgf
 
 from ..playouts import random_game
 
@@ -86,3 +86,23 @@ def test_malformed_records_name_the_line(text, line, reason):
     assert caught.value.line == line
     assert reason in caught.value.reason
     assert str(caught.value).startswith(f"line {line}: ")
+
+
+def test_deeply_nested_variations_are_a_clear_error_not_a_crash():
+    depth = MAX_NESTING + 5
+    text = "(;GM[breakthrough]" + "(;C[x]" * depth + ")" * (depth + 1)
+    with pytest.raises(SgfError, match=f"variations nested deeper than {MAX_NESTING}"):
+        read_sgf(text)
+
+
+def test_nested_variations_within_the_limit_make_one_main_line():
+    depth = 3000  # deeper than Python's recursion limit
+    text = "(;GM[breakthrough]" + "".join("(;W[a2-a3]" for _ in range(depth)) + ")" * (depth + 1)
+    assert len(read_sgf(text).moves) == depth
+
+
+def test_a_long_main_line_reads_whole_with_its_lines():
+    plies = 80_000
+    record = read_sgf("(;GM[breakthrough]\n" + "\n".join(";W[a2-a3]" for _ in range(plies)) + ")")
+    assert len(record.moves) == plies
+    assert record.move_lines[0] == 2 and record.move_lines[-1] == plies + 1

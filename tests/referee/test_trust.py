@@ -232,3 +232,52 @@ def test_engine_limits_are_checked_before_anything_starts(tmp_path):
                        BAD_ENGINE, "--engine-option", option, "--out", str(tmp_path / "out"))
         assert done.returncode == 2 and message in done.stderr
         assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "out").exists()
+
+
+def one_line_error(done: subprocess.CompletedProcess, status: int = 2) -> str:
+    """The one line of a refused command, checked to be one line with this status."""
+    assert done.returncode == status and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    return done.stderr
+
+
+def test_a_config_file_that_is_not_utf8_is_one_line_naming_its_line(tmp_path):
+    config = tmp_path / "event.toml"
+    config.write_bytes(b'game = "loa"\nname = "\xff"\n')
+    assert f"{config}:2: not UTF-8 text" in one_line_error(referee("match", "--config",
+                                                                   str(config)))
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", "{\"game\": \"loa\"}", "{not json"])
+def test_a_malformed_match_json_is_one_line(tmp_path, content):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "match.json").write_text(content)
+    assert "match.json" in one_line_error(referee(*quick_match(out, 2)))
+    (out / "results.jsonl").write_text("")
+    one_line_error(referee("stats", str(out)))
+
+
+def test_an_absurd_number_of_games_is_refused_before_anything_is_planned(tmp_path):
+    error = one_line_error(referee(*quick_match(tmp_path / "out", 99999999999999999)))
+    assert "--games" in error and not (tmp_path / "out").exists()
+
+
+def test_a_bad_cluster_address_writes_nothing_and_the_corrected_command_runs(tmp_path):
+    out = tmp_path / "out"
+    assert "local:N" in one_line_error(referee(*quick_match(out, 2), "--cluster", "local:0"))
+    assert not out.exists()
+    assert referee(*quick_match(out, 2)).returncode == 0
+
+
+@pytest.mark.parametrize("command", [
+    ["openings", "--game", "breakthrough", "--plies", "2", "--count", "2", "--seed", "1"],
+    ["render", "--game", "breakthrough", "--moves", "a2-a3"],
+])
+def test_an_existing_output_file_is_overwritten_only_with_force(tmp_path, command):
+    out = tmp_path / "mine.txt"
+    out.write_text("precious\n")
+    assert "give --force" in one_line_error(referee(*command, "--out", str(out)))
+    assert out.read_text() == "precious\n"
+    assert referee(*command, "--out", str(out), "--force").returncode == 0
+    assert out.read_text() != "precious\n"
