@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import click
 
 from ..plan.time_control import TimeControl
-from ..play.entrants import EngineSpec, default_names
+from ..play.entrants import EngineSpec
 from ..play.reaper import parse_cpus
 from ..records.config import TIME_KEYS, ConfigError, parse_engine_option
 from ..text import decimal, whole
@@ -84,13 +84,14 @@ def engine_specs(commands: Sequence[str], option_words: Sequence[str],
                  timing: dict[str, Any]) -> tuple[EngineSpec, ...]:
     """The engines from their commands and ``--engine-option N:KEY=VALUE`` words; ``timing``
     holds the run's time-control flags (``time``, ``increment``, ``byoyomi``, ``stones``,
-    ``move_time``), which an engine's own keys override.
+    ``move_time``), which an engine's own keys override. An engine given no ``name`` has the
+    empty name here: :func:`referee.commands.match.name_engines` asks the engine for one.
 
     >>> specs = engine_specs(["a", "b"], ["2:name=B", "2:time=30", "1:init=x 1"],
     ...                      {"time": 60.0, "increment": 1.0, "byoyomi": 0.0, "stones": 0,
     ...                       "move_time": None})
     >>> [(spec.name, spec.init, spec.control.describe()) for spec in specs]
-    [('a', ('x 1',), '60+1'), ('B', (), '30+1')]
+    [('', ('x 1',), '60+1'), ('B', (), '30+1')]
     """
     own: list[dict[str, Any]] = [{} for _ in commands]
     inits: list[list[str]] = [[] for _ in commands]
@@ -112,7 +113,6 @@ def engine_specs(commands: Sequence[str], option_words: Sequence[str],
             own[place - 1][key] = _cpu_list(value)
         else:
             own[place - 1][key] = value
-    names = default_names(commands)
     specs = []
     for index, command in enumerate(commands):
         settings = own[index]
@@ -120,10 +120,10 @@ def engine_specs(commands: Sequence[str], option_words: Sequence[str],
         if timed and "move_time" not in timed:
             timed["move_time"] = None  # its own clock replaces the run's time per move
         control = time_control(**{**timing, **timed})
-        specs.append(EngineSpec(command, settings.get("name", names[index]), settings.get("dir"),
+        specs.append(EngineSpec(command, settings.get("name", ""), settings.get("dir"),
                                 tuple(inits[index]), control, settings.get("memory"),
                                 settings.get("cpus")))
-    taken = [spec.name for spec in specs]
+    taken = [spec.name for spec in specs if spec.name]
     for name in taken:
         if taken.count(name) > 1:
             raise click.UsageError(f"two engines are named {name!r}; give each its own name")

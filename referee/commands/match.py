@@ -18,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import shlex
 import signal
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -28,7 +30,7 @@ import click
 
 from ..plan.schedule import plan
 from ..plan.setup import Opening, Setup
-from ..play.entrants import EngineSetupError, EngineSpec, cannot_start
+from ..play.entrants import EngineSetupError, EngineSpec, cannot_start, own_name, unique_names
 from ..records.folder import (
     RESULTS_NAME,
     FolderBusy,
@@ -38,6 +40,7 @@ from ..records.folder import (
     WriteFailed,
     check_settings,
     lock_folder,
+    saved_settings,
 )
 from ..report.observers import ReportWriter
 from ..run.executor import Executor, ExecutorError, ThreadExecutor, local_workers
@@ -104,7 +107,44 @@ def check_programs(engines: Sequence[EngineSpec]) -> None:
     for index, spec in enumerate(engines, 1):
         why = cannot_start(spec)
         if why:
-            raise click.UsageError(f"engine {index} ({spec.name}) cannot start: {why}")
+            raise click.UsageError(f"engine {index} ({spec.name or spec.command}) cannot start: "
+                                   f"{why}")
+
+
+def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
+                 timeout: float) -> tuple[EngineSpec, ...]:
+    """The engines, each given a display name: its own ``name`` setting; else, resuming, the
+    name the folder's settings (``saved``) gave the same command at the same place; else what
+    the engine calls itself (``name`` and ``version``), else its program's file name; made
+    unique (:func:`~referee.play.entrants.unique_names`). The command line is kept out of
+    names: it may hold paths and settings that the served report must not show."""
+    def asked(index: int, spec: EngineSpec) -> str:
+        earlier = saved[index] if index < len(saved) else None
+        if isinstance(earlier, dict) and earlier.get("command") == spec.command \
+                and earlier.get("name"):
+            return str(earlier["name"])
+        return own_name(spec, timeout) or _program_name(spec.command)
+
+    unnamed = [index for index, spec in enumerate(engines) if not spec.name]
+    with ThreadPoolExecutor(max(1, min(8, len(unnamed)))) as pool:
+        answers = dict(zip(unnamed, pool.map(lambda index: asked(index, engines[index]),
+                                             unnamed)))
+    names = [spec.name or answers[index] for index, spec in enumerate(engines)]
+    unique = unique_names(names, [spec.command for spec in engines])
+    final = [spec.name or unique[index] for index, spec in enumerate(engines)]
+    for index, name in enumerate(final):
+        if final.count(name) > 1:  # an asked name met a given one: number the asked one
+            final[index] = name if engines[index].name else f"{name} #{index + 1}"
+    return tuple(replace(spec, name=name) for spec, name in zip(engines, final))
+
+
+def _program_name(command: str) -> str:
+    """The file name of a command's program: ``/home/a/bin/engine --x`` is ``engine``."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    return os.path.basename(words[0]) if words else "engine"
 
 
 def make_executor(settings: MatchSettings) -> Executor:
@@ -148,10 +188,6 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
         check_programs(settings.engines)
     if settings.sprt is not None and len(settings.engines) != 2:
         raise click.UsageError(f"--sprt tests two engines, not {len(settings.engines)}")
-    names = [spec.name for spec in settings.engines]
-    if settings.anchor is not None and settings.anchor[0] not in names:
-        raise click.UsageError(f"--anchor {settings.anchor[0]!r} is not an engine's name "
-                               f"(names: {', '.join(names)})")
 
     def planned_with(seed: int) -> list:
         try:
@@ -174,6 +210,13 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
         raise click.UsageError(f"{settings.out}: {error.strerror or error}") from None
     try:
         try:
+            earlier = saved_settings(settings.out) or {}
+            settings = replace(settings, engines=name_engines(
+                settings.engines, earlier.get("engines") or [], settings.setup.command_timeout))
+            names = [spec.name for spec in settings.engines]
+            if settings.anchor is not None and settings.anchor[0] not in names:
+                raise click.UsageError(f"--anchor {settings.anchor[0]!r} is not an engine's "
+                                       f"name (names: {', '.join(names)})")
             saved = check_settings(settings.out, settings.saved(),
                                    {"seed": random.SystemRandom().randrange(1 << 31)})
         except SettingsMismatch as error:

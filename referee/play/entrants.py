@@ -13,6 +13,7 @@ process at once (the second Ctrl-C, an SPRT verdict) and refuses to start new on
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import threading
@@ -59,14 +60,69 @@ class EngineSetupError(Exception):
     """An engine refused one of its start-up commands: the run's configuration is wrong."""
 
 
-def default_names(commands: Sequence[str]) -> list[str]:
-    """A name per engine: its command line, numbered when the same command appears twice.
+def unique_names(names: Sequence[str], commands: Sequence[str]) -> list[str]:
+    """The engines' names made unique: engines that share a name get the words by which their
+    command lines differ (after the words all of them begin with) in brackets, and a number
+    when that is not enough either.
 
-    >>> default_names(["a", "b", "a"])
-    ['a #1', 'b', 'a #3']
+    >>> unique_names(["Olympiad 0.1", "Olympiad 0.1", "Other"],
+    ...              ["python3 /a/olympiad.py", "python3 /a/olympiad.py --depth 2", "other"])
+    ['Olympiad 0.1', 'Olympiad 0.1 (--depth 2)', 'Other']
+    >>> unique_names(["x", "x"], ["a", "a"])
+    ['x #1', 'x #2']
     """
-    return [command if commands.count(command) == 1 else f"{command} #{index}"
-            for index, command in enumerate(commands, 1)]
+    def words(command: str) -> list[str]:
+        try:
+            return shlex.split(command)
+        except ValueError:
+            return command.split()
+
+    named = list(names)
+    for name in set(names):
+        sharing = [index for index, other in enumerate(names) if other == name]
+        if len(sharing) < 2:
+            continue
+        lines = [words(commands[index]) for index in sharing]
+        common = 0
+        while all(len(line) > common and line[common] == lines[0][common] for line in lines):
+            common += 1
+        for index, line in zip(sharing, lines):
+            if line[common:]:
+                named[index] = f"{name} ({shlex.join(line[common:])})"
+    return [name if named.count(name) == 1 else f"{name} #{index}"
+            for index, name in enumerate(named, 1)]
+
+
+def own_name(spec: EngineSpec, timeout: float) -> str | None:
+    """What the engine calls itself: its ``name`` answer, with its ``version`` answer when it
+    gives one; ``None`` when it does not start or does not answer ``name`` with one short line.
+    The engine is started for this alone, and stopped (with whatever it started) after."""
+    if cannot_start(spec):
+        return None
+    try:
+        channel = EngineChannel(shlex.join(spec.argv()), cwd=spec.cwd, memory=spec.memory,
+                                cpus=spec.cpus)
+    except ChannelError:
+        return None
+    try:
+        words = []
+        for command in ("name", "version"):
+            try:
+                answer = channel.send(command, time.monotonic() + timeout).strip()
+            except GtpFailure:
+                answer = ""
+            if not _SHORT_LINE.fullmatch(answer):
+                break
+            words.append(answer)
+        return " ".join(words) or None
+    except ChannelError:
+        return None
+    finally:
+        channel.kill()
+
+
+# A name or version worth showing: one line of printable text, not too long to read.
+_SHORT_LINE = re.compile(r"[^\x00-\x1f\x7f]{1,40}")
 
 
 def cannot_start(spec: EngineSpec) -> str | None:

@@ -247,6 +247,21 @@ def save_game(out: Path, results: ResultsFile, row: dict[str, Any],
     results.append(row)
 
 
+def saved_settings(out: Path) -> dict[str, Any] | None:
+    """The settings saved in ``out`` (``match.json``), ``None`` when there are none; raises
+    :class:`SettingsMismatch` when the file is not a JSON object."""
+    path = out / SETTINGS_NAME
+    if not path.exists():
+        return None
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        saved = None
+    if not isinstance(saved, dict):
+        raise SettingsMismatch(f"{path} is not readable JSON settings (use another --out)")
+    return saved
+
+
 def check_settings(out: Path, settings: Mapping[str, Any],
                    defaults: Mapping[str, Any]) -> dict[str, Any]:
     """Compare ``settings`` with the ones saved in ``out`` and return the saved ones; raises
@@ -256,16 +271,13 @@ def check_settings(out: Path, settings: Mapping[str, Any],
     the command line gives none); in a new folder, from ``defaults``, and the result is saved.
     """
     path = out / SETTINGS_NAME
-    if not path.exists():
+    saved = saved_settings(out)
+    if saved is None:
         fresh = {key: defaults.get(key) if value is None else value
                  for key, value in settings.items()}
         write_atomic(path, json.dumps(fresh, indent=2) + "\n", durable=True)
         return fresh
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        raise SettingsMismatch(f"{path} is not readable JSON (use another --out)") from None
-    missing = [key for key in defaults if not isinstance(saved, dict) or key not in saved]
+    missing = [key for key in defaults if key not in saved]
     if missing:
         raise SettingsMismatch(f"{path} is not the settings of a match (no {missing[0]}); "
                                f"use another --out")

@@ -27,7 +27,7 @@ from referee.play.channel import (
     InProcessChannel,
     parse_answer,
 )
-from referee.play.entrants import EngineSpec, default_names
+from referee.play.entrants import EngineSpec, unique_names
 from referee.play.game import play_game
 from referee.records.folder import (
     ResultsFile,
@@ -221,9 +221,11 @@ def test_schedule_seeds_are_reproducible_and_a_longer_match_extends_a_shorter():
     assert len({game.seed for game in schedule(3, 4, seed=9)}) == 12
 
 
-def test_default_names_tell_identical_commands_apart():
-    assert default_names(["x", "y"]) == ["x", "y"]
-    assert default_names(["x", "x"]) == ["x #1", "x #2"]
+def test_unique_names_tell_engines_with_one_name_apart():
+    assert unique_names(["x", "y"], ["a", "a"]) == ["x", "y"]
+    assert unique_names(["x", "x"], ["a", "a"]) == ["x #1", "x #2"]
+    assert unique_names(["x", "x", "x"], ["a", "a -d 2", "a -d 2"]) == \
+        ["x", "x (-d 2) #2", "x (-d 2) #3"]
 
 
 def in_process_starter(spec):

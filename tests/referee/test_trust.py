@@ -281,3 +281,23 @@ def test_an_existing_output_file_is_overwritten_only_with_force(tmp_path, comman
     assert out.read_text() == "precious\n"
     assert referee(*command, "--out", str(out), "--force").returncode == 0
     assert out.read_text() != "precious\n"
+
+
+def test_engines_are_named_by_their_own_answers_and_their_command_lines_stay_private(tmp_path):
+    out = tmp_path / "out"
+    arguments = quick_match(out, 2)
+    arguments[arguments.index(BAD_ENGINE, arguments.index("--engine") + 2)] = \
+        f"{BAD_ENGINE} --at 9"
+    assert referee(*arguments).returncode == 0
+    names = {row["black"] for row in rows_of(out)} | {row["white"] for row in rows_of(out)}
+    assert names == {"olympiad-engine bad", "olympiad-engine bad (--at 9)"}
+    page = (out / "report.html").read_text()
+    assert "olympiad-engine bad (--at 9)" in page and "bad_engine.py" not in page
+    # A resume keeps the names the folder gave, without asking the engines again.
+    settings = json.loads((out / "match.json").read_text())
+    settings["engines"][0]["name"] = "renamed on disk"
+    (out / "match.json").write_text(json.dumps(settings))
+    arguments[arguments.index("--games") + 1] = "4"
+    assert referee(*arguments).returncode == 0
+    assert {row["black"] for row in rows_of(out)[2:]} | {row["white"] for row in rows_of(out)[2:]} \
+        == {"renamed on disk", "olympiad-engine bad (--at 9)"}
