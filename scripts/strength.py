@@ -40,7 +40,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import game_names  # noqa: E402
-from referee.stats import elo_estimate  # noqa: E402
+from referee.stats.elo.wdl import wdl_estimate  # noqa: E402
 
 BASELINES = ("random", "greedy", "uct")
 ENGINE = f"{shlex.quote(sys.executable)} -m protocol.cli"
@@ -145,14 +145,14 @@ def tally(rows: list[dict]) -> tuple[int, int, int]:
 
 def table_row(game: str, baseline: str, rows: list[dict]) -> str:
     wins, losses, draws = tally(rows)
-    estimate = elo_estimate(wins, losses, draws)
+    estimate = wdl_estimate(wins, draws, losses)
     if estimate is None:
         return f"| {game} | {baseline} | 0 | | | | | | | |"
     games = wins + losses + draws
     score = (wins + draws / 2) / games
-    low, high = expected_score(estimate.lower), expected_score(estimate.upper)
-    elo = (f"{_elo_text(estimate.elo)} [{_elo_text(estimate.lower)}, "
-           f"{_elo_text(estimate.upper)}]")
+    low, high = expected_score(estimate.elo_low), expected_score(estimate.elo_high)
+    elo = (f"{_elo_text(estimate.elo)} [{_elo_text(estimate.elo_low)}, "
+           f"{_elo_text(estimate.elo_high)}]")
     ours, theirs = time_losses(rows)
     least = least_left(rows)
     margin = "" if least is None else f"{least:.2f}"

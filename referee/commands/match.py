@@ -247,7 +247,12 @@ def _play(settings: MatchSettings, planned: list, seed: int,
         runner = Runner(run, executor, results,
                         Observers([Progress(settings.report_every), ProgressBar(), ReportWriter(),
                                    *observers]))
-        resumed = f", resuming after {len(run.rows)} finished" if run.rows else ""
+        done = run.tally.games
+        resumed = f", resuming after {done} finished" if done else ""
+        if done > len(planned):
+            click.echo(f"{PROGRAM}: note: {settings.out} holds {done} finished games, more than "
+                       f"the {len(planned)} asked for: none is played, and the summary covers "
+                       f"all {done}", err=True)
         form = " in pairs" if settings.paired else ""
         clocks = {spec.control.describe() for spec in settings.engines if spec.control}
         click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games{form}{resumed}, "
@@ -263,7 +268,7 @@ def _play(settings: MatchSettings, planned: list, seed: int,
     finally:
         results.close()
     if stopped in ("interrupted", "aborted"):
-        click.echo(f"{PROGRAM}: interrupted after {len(run.rows)} games; run the same command "
+        click.echo(f"{PROGRAM}: interrupted after {run.tally.games} games; run the same command "
                    f"to resume", err=True)
         return 130
     return 0

@@ -21,8 +21,6 @@ import click
 from ..run.observer import Run, RunObserver
 from ..stats import format_summary
 
-SCORES = {"B+": (1.0, 0.0), "W+": (0.0, 1.0), "0": (0.5, 0.5)}
-
 
 class Progress(RunObserver):
     """Prints the run's progress with ``echo``; see the module docstring."""
@@ -30,35 +28,23 @@ class Progress(RunObserver):
     def __init__(self, report_every: int = 0, echo: Callable[[str], Any] = click.echo) -> None:
         self.report_every = report_every
         self.echo = echo
-        self.names: list[str] = []
-        self.scores: list[float] = []
-        self.total = self.done = 0
+        self.total = 0
 
     def run_started(self, run: Run) -> None:
-        self.names = run.names
-        self.scores = [0.0] * len(self.names)
-        self.total = len(run.planned)
-        self.done = 0
-        for row in run.rows:
-            self._count(row)
-
-    def _count(self, row: dict[str, Any]) -> None:
-        self.done += 1
-        black, white = SCORES[row["result"]]
-        self.scores[row["black_index"] - 1] += black
-        self.scores[row["white_index"] - 1] += white
+        self.total = max(len(run.planned), run.tally.games)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
-        self._count(row)
-        score = ", ".join(f"{name} {points:g}" for name, points in zip(self.names, self.scores))
-        line = (f"[{self.done}/{self.total}] game {row['game_no']}: {row['black']} (black) vs "
-                f"{row['white']} (white): {row['result']} {row['termination']}, "
+        points = {entry["index"]: entry["points"] for entry in summary["standings"]}
+        score = ", ".join(f"{name} {points[index]:g}"
+                          for index, name in enumerate(summary["engines"], 1))
+        line = (f"[{summary['games']}/{self.total}] game {row['game_no']}: {row['black']} (black) "
+                f"vs {row['white']} (white): {row['result']} {row['termination']}, "
                 f"{row['plies']} plies ({row['reason']}) | {score}")
         sprt = summary.get("sprt")
         if sprt:
             line += f" | llr {sprt['llr']:.2f} [{sprt['lower']:.2f}, {sprt['upper']:.2f}]"
         self.echo(line)
-        if self.report_every and self.done % self.report_every == 0:
+        if self.report_every and summary["games"] % self.report_every == 0:
             self.echo(format_summary(summary))
 
     def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
@@ -100,7 +86,7 @@ class ProgressBar(RunObserver):
                        redirect_stderr=False, transient=True)
         self.playing: set[int] = set()
         self.task = self.bar.add_task("", total=len(run.planned),
-                                      completed=len(run.rows), playing=0, info="")
+                                      completed=run.tally.games, playing=0, info="")
         self.bar.start()
         atexit.register(self.bar.stop)  # the terminal's cursor comes back however the run ends
 

@@ -29,7 +29,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import IO, Any, Mapping, Sequence
+from typing import IO, Any, Iterator, Mapping, Sequence
 
 from .results import GameResult, ResultError
 from .sgf import GAME_NUMBERS
@@ -175,28 +175,35 @@ def sgf_path(out: Path, game_no: int) -> Path:
 
 
 class ResultsFile:
-    """``results.jsonl`` of one output folder: the rows already there, and appending more.
+    """``results.jsonl`` of one output folder: which games it holds, reading them back, and
+    appending more.
 
-    A last line without its newline (the run was killed while writing it) is cut from the file
-    (by an atomic rewrite of the lines before it). Any other line that is not a game's row is
-    kept in the file, untouched, and its line number listed in :attr:`unreadable`, so that the
-    command can say so; that game is played again. Each appended row is on the disk
-    (``fsync``) before :meth:`append` returns.
+    Opening it reads the file once for the game numbers it holds (:attr:`finished`, in file
+    order; a game written twice by hand counts by its last line), never keeping the rows, so
+    that a folder of 100,000 games costs its numbers in memory, not its games;
+    :meth:`rows` reads them again when asked. A last line without its newline (the run was
+    killed while writing it) is cut from the file (by an atomic rewrite of the lines before
+    it). Any other line that is not a game's row is kept in the file, untouched, and its line
+    number listed in :attr:`unreadable`, so that the command can say so; that game is played
+    again. Each appended row is on the disk (``fsync``) before :meth:`append` returns.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.rows: dict[int, dict[str, Any]] = {}
+        self.finished: dict[int, int] = {}  # game number -> its line number
         self.unreadable: list[int] = []
         self._lock = threading.Lock()
+        self._lines = 0
         data = path.read_bytes() if path.exists() else b""
         *lines, cut = data.split(b"\n")
         for number, line in enumerate(lines, 1):
             row = _read_row(line)
             if row is not None:
-                self.rows[row["game_no"]] = row
+                self.finished.pop(row["game_no"], None)
+                self.finished[row["game_no"]] = number
             elif line.strip():
                 self.unreadable.append(number)
+        self._lines = len(lines)
         if cut:
             write_atomic(path, data[:len(data) - len(cut)], durable=True)
         try:
@@ -204,6 +211,14 @@ class ResultsFile:
                                        os.O_NOFOLLOW, 0o644)
         except OSError as error:
             raise WriteFailed(path, error) from None
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """The rows of the games in :attr:`finished`, in file order, read from the disk now."""
+        lines = set(self.finished.values())
+        with self.path.open("rb") as handle:
+            for number, line in enumerate(handle, 1):
+                if number in lines:
+                    yield json.loads(line)
 
     def append(self, row: dict[str, Any]) -> None:
         """Add the row of a finished game and put it on the disk at once; raises
@@ -215,7 +230,8 @@ class ResultsFile:
                 os.fsync(self._descriptor)
             except OSError as error:
                 raise WriteFailed(self.path, error) from None
-            self.rows[row["game_no"]] = row
+            self._lines += 1
+            self.finished[row["game_no"]] = self._lines
 
     def close(self) -> None:
         os.close(self._descriptor)
@@ -330,6 +346,19 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
             rows.pop(row["game_no"], None)
             rows[row["game_no"]] = row
     return list(rows.values())
+
+
+def read_game_rows(path: Path) -> list[dict[str, Any]]:
+    """:func:`read_rows` less the rows that hold no game's result (the runner names them when
+    it starts; the report leaves them out rather than fail)."""
+    rows = []
+    for row in read_rows(path):
+        try:
+            GameResult.from_row(row)
+        except ResultError:
+            continue
+        rows.append(row)
+    return rows
 
 
 def engine_names(settings: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[str]:

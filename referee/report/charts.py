@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 Number = float | int | None
 LEFT, RIGHT, TOP, BOTTOM = 52, 14, 26, 30
@@ -107,3 +107,41 @@ def line_chart(xs: Sequence[float], ys: Sequence[Number],
         parts.append(f'<circle class="last" cx="{px(x):.1f}" cy="{py(y):.1f}" r="3"/>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+class Sample:
+    """At most about ``limit`` of a run's figures after each game, spread evenly over the run,
+    and always the last: what a chart of a long run draws (a chart is a few hundred pixels
+    wide), kept at a cost per game that does not grow with the run. Points are dicts whose
+    ``games`` count 1, 2, 3...; a point is kept when ``games`` is a multiple of the stride,
+    which doubles (dropping every other point kept) whenever more than ``limit`` are kept.
+
+    >>> sample = Sample(limit=4)
+    >>> sample.extend({"games": games} for games in range(1, 12))
+    >>> [point["games"] for point in sample.points()]
+    [4, 8, 11]
+    """
+
+    def __init__(self, limit: int = 500) -> None:
+        self.limit = limit
+        self.stride = 1
+        self.kept: list[Mapping[str, Any]] = []
+        self.last: Mapping[str, Any] | None = None
+
+    def add(self, point: Mapping[str, Any]) -> None:
+        self.last = point
+        if point["games"] % self.stride == 0:
+            self.kept.append(point)
+            if len(self.kept) > self.limit:
+                self.stride *= 2
+                self.kept = [kept for kept in self.kept if kept["games"] % self.stride == 0]
+
+    def extend(self, points: Iterable[Mapping[str, Any]]) -> None:
+        for point in points:
+            self.add(point)
+
+    def points(self) -> list[Mapping[str, Any]]:
+        """The points kept, and the last one."""
+        if self.last is None or (self.kept and self.kept[-1] is self.last):
+            return list(self.kept)
+        return [*self.kept, self.last]

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
-from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, WriteFailed, engine_names, read_rows,
-                              sgf_path, write_atomic)
+from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, WriteFailed, engine_names,
+                              read_game_rows, sgf_path, write_atomic)
 from ..records.results import GameResult
 from ..stats import history, summarize
 from ..stats.ratings import run_anchor
 from ..stats.sprt import run_sprt
-from .page import ReportData, game_file, game_script, render
+from .charts import Sample
+from .page import GAMES_FILE, ReportData, game_file, game_script, games_line, render
 from .replay import replay, sgf_clocks
 
 REPORT_NAME = "report.html"
@@ -42,17 +43,38 @@ def read_settings(out: Path) -> dict[str, Any]:
     return settings if isinstance(settings, dict) else {}
 
 
-def report_data(out: Path) -> ReportData:
-    """Everything the page shows, read from the folder."""
+def report_data(out: Path, rows: Sequence[Mapping[str, Any]] | None = None,
+                planned: int | None = None) -> ReportData:
+    """Everything the page shows, read from the folder (``rows``: its results rows, when
+    already read)."""
     settings = read_settings(out)
-    path = out / RESULTS_NAME
-    rows = read_rows(path) if path.exists() else []
+    if rows is None:
+        path = out / RESULTS_NAME
+        rows = read_game_rows(path) if path.exists() else []
     names = engine_names(settings, rows)
     results = [GameResult.from_row(row) for row in rows]
     sprt = run_sprt(settings)
-    return ReportData(settings, rows, names,
+    sample = Sample()
+    sample.extend(history(results, names, sprt=sprt))
+    return ReportData(settings, names,
                       summarize(results, names, sprt=sprt, anchor=run_anchor(settings)),
-                      history(results, names, sprt=sprt))
+                      sample.points(), planned)
+
+
+def write_games_list(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+    """Write ``report-assets/games.js`` whole: a line per finished game."""
+    write_page_file(out / GAMES_FILE, "".join(games_line(row) for row in rows))
+
+
+def append_to_games_list(out: Path, row: Mapping[str, Any]) -> None:
+    """Add a finished game's line to ``report-assets/games.js``: the list grows at the cost of
+    one line, whatever its length."""
+    path = out / GAMES_FILE
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(games_line(row))
+    except OSError as error:
+        raise WriteFailed(path, error) from None
 
 
 def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any]) -> Path:
@@ -94,8 +116,11 @@ def write_page(out: Path, data: ReportData) -> Path:
 def write_report(out: Path, games: str = "missing") -> Path:
     """Write ``report.html`` and the replays of the finished games: all of them
     (``games="all"``) or only those not written yet (``"missing"``); returns the page's path."""
-    data = report_data(out)
-    for row in data.rows:
+    path = out / RESULTS_NAME
+    rows = read_game_rows(path) if path.exists() else []
+    data = report_data(out, rows)
+    for row in rows:
         if games == "all" or not (out / game_file(row["game_no"])).exists():
             write_game(out, row, data.settings)
+    write_games_list(out, rows)
     return write_page(out, data)

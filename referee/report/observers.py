@@ -1,10 +1,11 @@
 """The report during a run: ``report.html`` kept up to date, and the games in progress.
 
-:class:`ReportWriter` writes each finished game's replay and rewrites the page after each game
-(at most once a second when games end faster, and always at the end of the run). The page's
-figures come from the summary the runner passes along; the figures after each game are
-computed once at the start of the run (:func:`referee.stats.history`) and then grown by one
-point per game, so a long run does not recompute its whole history after every game.
+:class:`ReportWriter` writes each finished game's replay, adds it to the list of games and
+rewrites the page after each game (at most once a second when games end faster, and always at
+the end of the run). The page's figures come from the summary the runner passes along; the
+figures after each game are read once at the start of the run and then grown by one point per
+game, of which a bounded sample is drawn (:class:`~referee.report.charts.Sample`): each step
+costs the same at game 100,000 as at game 100.
 
 :class:`LiveView` feeds :class:`~referee.report.server.LiveGames` for ``--serve``: the game of
 each started game by the rules, and every move as it is played.
@@ -22,10 +23,10 @@ from typing import Any, Callable
 import click
 
 from ..plan.schedule import ScheduledGame
-from ..records.results import GameResult
+from ..records.folder import RESULTS_NAME, read_game_rows
 from ..run.observer import Run, RunObserver
-from ..stats import history, summarize
-from .folder import read_settings, write_game, write_page
+from .charts import Sample
+from .folder import append_to_games_list, report_data, write_game, write_games_list, write_page
 from .page import ReportData, game_file
 from .server import LiveGame, LiveGames
 
@@ -54,30 +55,36 @@ class ReportWriter(RunObserver):
         self.min_interval = min_interval
         self.clock = clock
         self.data: ReportData | None = None
+        self.sample = Sample()
         self.written_at = -float("inf")
         self.failed = False
 
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The figures after each game that the page's charts draw (a sample of a long run)."""
+        return list(self.sample.points())
+
     def run_started(self, run: Run) -> None:
         self.out = run.out
-        results = [GameResult.from_row(row) for row in run.rows]
-        settings = read_settings(run.out)
-        self.rows = list(run.rows)
-        self.history = history(results, run.names, sprt=run.sprt)
-        self.data = ReportData(settings, self.rows, run.names,
-                               summarize(results, run.names, sprt=run.sprt, anchor=run.anchor),
-                               self.history,
-                               len(run.planned))
-        self._safely(self._missing_games)
+        path = run.out / RESULTS_NAME
+        try:
+            rows = read_game_rows(path) if path.exists() else []
+        except OSError:
+            rows = []
+        self.data = report_data(run.out, rows, max(len(run.planned), len(rows)))
+        self.sample.extend(self.data.history)
+        self._safely(lambda: self._missing_games(rows))
+        self._safely(lambda: write_games_list(self.out, rows))
         self._write()
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
         if self.data is None:
             return
-        self.rows.append(row)
-        self.history.append(history_point(summary))
-        self.data = ReportData(self.data.settings, self.rows, self.data.names, summary,
-                               self.history, self.data.planned)
+        self.sample.add(history_point(summary))
+        self.data = ReportData(self.data.settings, self.data.names, summary,
+                               self.sample.points(), self.data.planned)
         self._safely(lambda: write_game(self.out, row, self.data.settings))
+        self._safely(lambda: append_to_games_list(self.out, row))
         if self.clock() - self.written_at >= self.min_interval:
             self._write()
 
@@ -85,9 +92,9 @@ class ReportWriter(RunObserver):
         if self.data is not None:
             self._write()
 
-    def _missing_games(self) -> None:
+    def _missing_games(self, rows: list[dict[str, Any]]) -> None:
         """Replays of games finished before this run (a resumed run, an older version)."""
-        for row in self.rows:
+        for row in rows:
             if not (self.out / game_file(row["game_no"])).exists():
                 write_game(self.out, row, self.data.settings)
 

@@ -1,10 +1,13 @@
 """``report.html``: the summary of a run and its replay viewer, as one HTML text.
 
 :func:`render` is a pure function of :class:`ReportData` (what the output folder's records say):
-the figures come from :mod:`referee.stats` (``summarize`` and ``history``), the list of games
-from the results rows. The style sheet and the script are inlined from ``report.css`` and
-``report.js`` beside this module, so the page needs no network; the boards of each game are
-in ``report-assets/game-NNNN.js``, loaded by the viewer only when that game is opened.
+the figures come from :mod:`referee.stats` (the summary, and the figures after each game, a
+bounded sample of them for the charts). The style sheet and the script are inlined from
+``report.css`` and ``report.js`` beside this module, so the page needs no network. What grows
+with the run lives beside the page, so that writing the page costs the same at game 100,000 as
+at game 100: the list of games in ``report-assets/games.js`` (a line appended per game,
+:func:`games_line`), the boards of each game in ``report-assets/game-NNNN.js``; the page's
+script loads both from disk as it needs them.
 """
 
 from __future__ import annotations
@@ -23,12 +26,11 @@ ASSETS_DIR = "report-assets"
 
 @dataclass(frozen=True)
 class ReportData:
-    """What the report shows: the run's settings (``match.json``), the results rows in game
-    order, the engines' names, the summary and the figures after each game (stats), and the
-    number of games planned when known."""
+    """What the report shows: the run's settings (``match.json``), the engines' names, the
+    summary and the figures after each game (a sample of them: the charts), and the number of
+    games planned when known. The games themselves are listed in ``report-assets/games.js``."""
 
     settings: Mapping[str, Any]
-    rows: Sequence[Mapping[str, Any]]
     names: Sequence[str]
     summary: Mapping[str, Any] = field(default_factory=dict)
     history: Sequence[Mapping[str, Any]] = ()
@@ -272,28 +274,37 @@ def time_section(summary: Mapping[str, Any]) -> str:
         ["engine", "timed moves", "seconds used", "seconds per move", "least time left"], rows))
 
 
-def games_section(rows: Sequence[Mapping[str, Any]]) -> str:
-    """Every finished game, linking to its replay."""
-    if not rows:
-        return _section("games", "Games", '<p class="note">no game finished yet</p>')
-    lines = ['<div class="scroll"><table><tr><th>game</th><th class="name">black</th>'
-             '<th class="name">white</th><th>result</th><th class="name">termination</th>'
-             '<th>plies</th><th>pair</th><th>opening</th><th class="name">reason</th></tr>']
-    for row in sorted(rows, key=lambda row: row["game_no"]):
-        number_ = row["game_no"]
-        lines.append(
-            f'<tr id="row-{number_}"><td><a href="#game-{number_}">{number_}</a></td>'
-            f'{_cell(row["black"], "name")}{_cell(row["white"], "name")}'
-            f'{_cell(row["result"])}{_cell(row["termination"], "name")}'
-            f'{_cell(row.get("plies"))}{_cell(row.get("pair"))}{_cell(row.get("opening"))}'
-            f'{_cell(row.get("reason", ""), "text")}</tr>')
-    return _section("games", "Games", "\n".join(lines) + "</table></div>")
+def games_section(finished: int) -> str:
+    """The list of finished games, filled in by the page's script from ``games.js``."""
+    empty = "" if finished else '<p class="note">no game finished yet</p>'
+    return _section("games", "Games", f'<div class="scroll" id="games-list">{empty}</div>')
 
 
-def describe(settings: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
-             names: Sequence[str], planned: int | None) -> tuple[str, str]:
+GAME_FIELDS = ("game_no", "black", "white", "result", "termination", "plies", "pair", "opening",
+               "reason")
+
+
+def games_line(row: Mapping[str, Any]) -> str:
+    """The line of ``report-assets/games.js`` that lists one finished game.
+
+    >>> print(games_line({"game_no": 2, "black": "a</script>", "white": "b", "result": "B+",
+    ...                   "termination": "normal", "plies": 9, "reason": "x"})[:59])
+    OlympiadReport.listed({"game_no": 2, "black": "a<\\/script>"
+    """
+    return _script_call("listed", {key: row.get(key) for key in GAME_FIELDS})
+
+
+def _script_call(function: str, value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    # The file is a script of its own, but keep the text safe to inline in a page as well.
+    safe = text.replace("</", "<\\/")
+    return f"OlympiadReport.{function}({safe});\n"
+
+
+def describe(settings: Mapping[str, Any], finished: int, names: Sequence[str],
+             planned: int | None) -> tuple[str, str]:
     """The page's title and the line under it (game, engines, clock, games done)."""
-    game = settings.get("game") or (rows[0]["game"] if rows else "game")
+    game = settings.get("game") or "game"
     title = f"{game}: " + " vs ".join(names) if len(names) == 2 else \
         f"{game}: {len(names)} engines"
     clock = ""
@@ -301,7 +312,7 @@ def describe(settings: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
         clock = f" · {number(settings['time'], 3).rstrip('0').rstrip('.')} s"
         if settings.get("increment"):
             clock += f" + {number(settings['increment'], 3).rstrip('0').rstrip('.')} s"
-    done = f"{len(rows)} of {planned}" if planned else f"{len(rows)}"
+    done = f"{finished} of {planned}" if planned else f"{finished}"
     return title, f"{done} games finished{clock}{' per side' if clock else ''}"
 
 
@@ -333,8 +344,9 @@ def viewer() -> str:
 
 def render(data: ReportData) -> str:
     """The whole ``report.html`` text."""
-    title, line = describe(data.settings, data.rows, data.names, data.planned)
     summary = data.summary
+    finished = summary.get("games") or 0
+    title, line = describe(data.settings, finished, data.names, data.planned)
     sections = [
         standings_section(summary),
         crosstable_section(summary),
@@ -344,7 +356,7 @@ def render(data: ReportData) -> str:
         time_section(summary),
         '<section id="live" hidden><h2>Games in progress</h2><div id="live-games"></div>'
         "</section>",
-        games_section(data.rows),
+        games_section(finished),
     ]
     engines = "".join(f"<li>{escape(name)}</li>" for name in data.names)
     body = "\n".join(section for section in sections if section)
@@ -377,10 +389,10 @@ def game_script(game: Mapping[str, Any]) -> str:
     >>> game_script({"game_no": 2})
     'OlympiadReport.loaded({"game_no": 2});\\n'
     """
-    text = json.dumps(game, ensure_ascii=False, separators=(", ", ": "))
-    # The file is a script of its own, but keep the text safe to inline in a page as well.
-    safe = text.replace("</", "<\\/")
-    return f"OlympiadReport.loaded({safe});\n"
+    return _script_call("loaded", game)
+
+
+GAMES_FILE = f"{ASSETS_DIR}/games.js"
 
 
 def game_file(game_no: int) -> str:

@@ -1,12 +1,15 @@
 // The report's replay viewer and live view. report.html is written by referee/report/page.py;
-// each finished game's boards are in report-assets/game-NNNN.js (loaded with a <script> element,
-// which works from disk, unlike fetch), calling OlympiadReport.loaded(data).
+// the list of finished games is report-assets/games.js (a line per game, each calling
+// OlympiadReport.listed(row)), and each finished game's boards are in report-assets/game-NNNN.js
+// (calling OlympiadReport.loaded(data)); both are loaded with a <script> element, which works
+// from disk, unlike fetch.
 // Addresses: #game-3 opens game 3 at its last ply, #game-3-ply-12 at ply 12; stepping keeps the
 // address up to date, so the address bar is always a link to what is on the screen.
 "use strict";
 
 const OlympiadReport = (() => {
   const games = new Map();      // game number -> data of report-assets/game-NNNN.js
+  const listed = [];            // the rows of report-assets/games.js
   const waiting = new Map();    // game number -> ply wanted once its data has loaded
   let current = null;           // {data, ply}
   let reportVersion = null;     // live.json's version of report.html when this page loaded
@@ -236,6 +239,48 @@ const OlympiadReport = (() => {
       });
   }
 
+  // --- the list of games, from report-assets/games.js ---------------------------------------
+
+  const GAME_COLUMNS = [["game", ""], ["black", "name"], ["white", "name"], ["result", ""],
+    ["termination", "name"], ["plies", ""], ["pair", ""], ["opening", ""], ["reason", "name"]];
+
+  function cell(tag, text, css) {
+    const element = document.createElement(tag);
+    if (css) element.className = css;
+    element.textContent = text === null || text === undefined ? "–" : String(text);
+    return element;
+  }
+
+  function showGames() {
+    if (!listed.length) return;
+    const table = document.createElement("table");
+    const head = document.createElement("tr");
+    for (const [title, css] of GAME_COLUMNS) head.append(cell("th", title, css));
+    table.append(head);
+    listed.sort((a, b) => a.game_no - b.game_no);
+    for (const row of listed) {
+      const line = document.createElement("tr");
+      line.id = `row-${row.game_no}`;
+      const number = document.createElement("td");
+      const link = document.createElement("a");
+      link.href = `#game-${row.game_no}`;
+      link.textContent = row.game_no;
+      number.append(link);
+      line.append(number, cell("td", row.black, "name"), cell("td", row.white, "name"),
+        cell("td", row.result), cell("td", row.termination, "name"), cell("td", row.plies),
+        cell("td", row.pair), cell("td", row.opening), cell("td", row.reason || "", "text"));
+      table.append(line);
+    }
+    $("games-list").replaceChildren(table);
+  }
+
+  function loadGames() {
+    const script = document.createElement("script");
+    script.src = `${document.body.dataset.assets}/games.js`;
+    script.onload = showGames;
+    document.head.append(script);
+  }
+
   function start() {
     $("first").addEventListener("click", () => step(0));
     $("back").addEventListener("click", () => step(current.ply - 1));
@@ -245,11 +290,12 @@ const OlympiadReport = (() => {
     $("copy").addEventListener("click", copyMoves);
     document.addEventListener("keydown", onKey);
     window.addEventListener("hashchange", route);
+    loadGames();
     route();
     if (location.protocol === "http:" || location.protocol === "https:") poll();
   }
 
-  return {loaded, start, step};
+  return {listed: (row) => listed.push(row), loaded, start, step};
 })();
 
 document.addEventListener("DOMContentLoaded", OlympiadReport.start);

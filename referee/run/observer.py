@@ -15,13 +15,14 @@ from ..plan.schedule import ScheduledGame
 from ..plan.setup import Setup
 from ..play.entrants import EngineSpec
 from ..stats.sprt import SprtSettings
+from ..stats.tally import Tally
 
 
 class RunObserver:
     """Watches a run; see the module docstring."""
 
     def run_started(self, run: Run) -> None:
-        """The run is about to start its first game (``run.rows``: the games already done)."""
+        """The run is about to start its first game (``run.tally``: the games already done)."""
 
     def game_started(self, game: ScheduledGame) -> None:
         """``game`` was handed out to be played (a pair's two games are handed out together)."""
@@ -70,8 +71,9 @@ class Observers(RunObserver):
 @dataclass
 class Run:
     """A run as its observers see it: what is played, by whom, where, the SPRT and the ratings'
-    anchor (name, Elo); ``rows`` are the results rows of the finished games (those of earlier
-    runs first), kept up to date."""
+    anchor (name, Elo); ``tally`` counts every finished game of the folder (those of earlier
+    runs first, and of a longer run's plan when a resume asks for fewer games), kept up to
+    date by the runner."""
 
     setup: Setup
     engines: tuple[EngineSpec, ...]
@@ -80,7 +82,7 @@ class Run:
     seed: int
     sprt: SprtSettings | None = None
     anchor: tuple[str, float] | None = None
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    tally: Tally = field(default_factory=lambda: Tally(0))
 
     @property
     def names(self) -> list[str]:

@@ -8,7 +8,9 @@ or broke the protocol is killed and started afresh for its next game.
 
 :class:`Runner` drives a run from the driver thread: it keeps ``executor.slots`` tasks in
 flight, writes each finished game (SGF, then its results row; a game already in the results is
-never written twice), rewrites ``summary.json`` after every game and tells the observers.
+never written twice), counts it in the run's :class:`~referee.stats.Tally` (the summary covers
+every game of the folder, whatever ``--games`` a resume names), rewrites ``summary.json``
+after every game and tells the observers: each at a cost that does not grow with the run.
 It stops by itself when an SPRT reaches a verdict (games in flight are dropped, so the results
 hold exactly the games the verdict was reached on); :meth:`Runner.interrupt` drains on the
 first call (no new game, games in flight finish) and aborts on the second (engines killed now;
@@ -34,7 +36,7 @@ from ..play.entrants import DeadChannel, EnginePool, EngineSpec, start_engine
 from ..play.game import play_game
 from ..records.folder import ResultsFile, save_game, write_summary
 from ..records.results import GameRecord, GameResult
-from ..stats import summarize
+from ..stats import Tally, summary_of
 from .executor import Executor
 from .observer import Run, RunObserver
 
@@ -120,9 +122,8 @@ class Runner:
         self.results = results
         self.observer = observer or RunObserver()
         self.starter = starter
-        numbers = {game.game_no for game in run.planned}
-        run.rows[:] = [row for number, row in sorted(results.rows.items()) if number in numbers]
-        self._results = [GameResult.from_row(row) for row in run.rows]
+        run.tally = Tally.of((GameResult.from_row(row) for row in results.rows()),
+                             len(run.engines))
         self.summary = self._summarize()
         self._interrupts = 0
 
@@ -178,7 +179,7 @@ class Runner:
         return stopped
 
     def _units(self) -> list[tuple[ScheduledGame, ...]]:
-        return [tuple(game for game in unit if game.game_no not in self.results.rows)
+        return [tuple(game for game in unit if game.game_no not in self.results.finished)
                 for unit in units(self.run.planned)]
 
     def _submit(self, unit: tuple[ScheduledGame, ...]) -> Future:
@@ -192,18 +193,17 @@ class Runner:
     def _write(self, game: FinishedGame) -> None:
         """Write a finished game unless it is already written, and update the summary."""
         row = game.row
-        if row["game_no"] in self.results.rows:
+        if row["game_no"] in self.results.finished:
             return
         save_game(self.run.out, self.results, row, list(game.clocks), game.first_player)
-        self.run.rows.append(row)
-        self._results.append(GameResult.from_row(row))
+        self.run.tally.add(GameResult.from_row(row))
         self.summary = self._summarize()
         write_summary(self.run.out, self.summary)
         self.observer.game_finished(row, self.summary)
 
     def _summarize(self) -> dict[str, Any]:
-        return summarize(self._results, self.run.names, sprt=self.run.sprt,
-                         anchor=self.run.anchor)
+        return summary_of(self.run.tally, self.run.names, sprt=self.run.sprt,
+                          anchor=self.run.anchor)
 
 
 def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:

@@ -1,16 +1,16 @@
-"""Statistics of a match or tournament: pure functions of :class:`~referee.records.results.GameResult`.
+"""Statistics of a match or tournament: pure functions of counts, counted from
+:class:`~referee.records.results.GameResult` values.
 
-One module per model, as fastchess lays them out: :mod:`.counts` (trinomial and pentanomial
-counts), :mod:`.elo` (Elo, nElo, LOS of games and of game pairs), :mod:`.sprt` (the GSPRT),
+One module per model, as fastchess lays them out: :mod:`.tally` (the running counts of a run),
+:mod:`.elo` (Elo, nElo, LOS of games and of game pairs), :mod:`.sprt` (the GSPRT),
 :mod:`.ratings` (Bradley-Terry over many engines); :mod:`.summary` puts them together into
-the ``summary.json`` object and :mod:`.output` prints it. The command ``stats`` is in
-:mod:`.command`. :mod:`.legacy` keeps the one older figure ``scripts/strength.py`` still uses.
+the ``summary.json`` object and :mod:`.output` prints it.
 """
 
-from .legacy import elo_estimate
 from .output import format_summary
 from .sprt import SprtError, SprtSettings, parse_sprt
-from .summary import history, summarize
+from .summary import history, summarize, summary_of
+from .tally import Tally
 
-__all__ = ["SprtError", "SprtSettings", "elo_estimate", "format_summary", "history",
-           "parse_sprt", "summarize"]
+__all__ = ["SprtError", "SprtSettings", "Tally", "format_summary", "history", "parse_sprt",
+           "summarize", "summary_of"]

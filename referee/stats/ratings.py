@@ -75,12 +75,23 @@ def fit_ratings(games: Sequence[tuple[int, int, float]], count: int,
                 anchor: tuple[int, float] | None = None) -> RatingTable | None:
     """Ratings of engines ``1..count`` from ``(i, j, score of i)`` games; ``anchor`` is
     ``(engine, elo)``. ``None`` when some engines are not connected by games at all."""
-    totals = [[0.0, 0.0] for _ in range(count * count)]   # [games, score of row] per pairing
+    cells = [[[0, 0.0] for _ in range(count)] for _ in range(count)]
     for i, j, score in games:
         for me, other, points in ((i, j, score), (j, i, 1 - score)):
-            cell = totals[(me - 1) * count + other - 1]
+            cell = cells[me - 1][other - 1]
             cell[0] += 1
             cell[1] += points
+    return fit_pairings(cells, anchor)
+
+
+def fit_pairings(cells: Sequence[Sequence[Sequence[float]]],
+                 anchor: tuple[int, float] | None = None) -> RatingTable | None:
+    """:func:`fit_ratings` from the games and points of each pairing: ``cells[i][j]`` is
+    ``(games, points of i)`` of engine ``i + 1`` against engine ``j + 1`` (all a fit needs,
+    so that a running tally of them serves any number of games)."""
+    count = len(cells)
+    totals = [[float(cells[i][j][0]), float(cells[i][j][1])]
+              for i in range(count) for j in range(count)]
     met = [[totals[i * count + j][0] > 0 for j in range(count)] for i in range(count)]
     if not _connected(met, lambda i, j: met[i][j]):
         return None

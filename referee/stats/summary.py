@@ -16,43 +16,44 @@ without games) is written as ``null``.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from ..records.results import GameResult
-from .counts import complete_pairs, is_paired, pentanomial, wdl
 from .elo import Estimate
 from .elo.pentanomial import pentanomial_estimate
 from .elo.wdl import wdl_estimate
-from .ratings import fit_ratings, games_of
+from .ratings import fit_pairings
 from .sprt import SprtSettings
+from .tally import EngineTally, Tally
 
 
-def summarize(results: Sequence[GameResult], names: Sequence[str],
+def summarize(results: Iterable[GameResult], names: Sequence[str],
               sprt: SprtSettings | None = None, anchor: tuple[str, float] | None = None
               ) -> dict[str, Any]:
     """The summary of ``results`` between engines ``names`` (``names[i]`` has index i + 1);
     ``anchor`` is ``(name, elo)`` for the ratings. Raises ``ValueError`` for an unknown anchor.
     """
-    paired = is_paired(results)
-    counts_wdl = wdl(results, 1)
-    counts_penta = pentanomial(results, 1)
-    draws = sum(1 for result in results if result.winner is None)
-    first_points = sum(0.5 if result.winner is None else float(result.winner == result.first)
-                       for result in results)
+    return summary_of(Tally.of(results, len(names)), names, sprt, anchor)
+
+
+def summary_of(tally: Tally, names: Sequence[str], sprt: SprtSettings | None = None,
+               anchor: tuple[str, float] | None = None) -> dict[str, Any]:
+    """The summary of the games counted in ``tally``: its cost depends on the number of
+    engines, not of games (the runner makes one after every game)."""
+    games = tally.games
     summary: dict[str, Any] = {
         "engines": list(names),
-        "games": len(results),
-        "pairs": len(complete_pairs(results)),
-        **headline(counts_wdl, counts_penta, paired, sprt),
-        "draw_ratio": _ratio(draws, len(results)),
-        "first_player": {"games": len(results), "score": _ratio(first_points, len(results))},
-        "terminations": dict(sorted(Counter(r.termination.value for r in results).items())),
-        "standings": standings(results, names),
-        "crosstable": crosstable(results, len(names)),
+        "games": games,
+        "pairs": tally.pairs,
+        **headline(tally.first_wdl, tally.pentanomial, tally.paired, sprt),
+        "draw_ratio": _ratio(tally.draws, games),
+        "first_player": {"games": games, "score": _ratio(tally.first_points, games)},
+        "terminations": dict(sorted(tally.terminations.items())),
+        "standings": standings(tally, names),
+        "crosstable": crosstable(tally),
     }
     if len(names) > 2:
-        summary["ratings"] = ratings(results, names, anchor)
+        summary["ratings"] = ratings(tally, names, anchor)
     return summary
 
 
@@ -89,11 +90,11 @@ def _estimate_figures(estimate: Estimate | None) -> dict[str, Any]:
             "nelo_error": _number(estimate.nelo_error), "los": _number(estimate.los)}
 
 
-def standings(results: Sequence[GameResult], names: Sequence[str]) -> list[dict[str, Any]]:
+def standings(tally: Tally, names: Sequence[str]) -> list[dict[str, Any]]:
     """Every engine against the field, best score first (then command-line order)."""
     table = []
-    for index, name in enumerate(names, 1):
-        wins, draws, losses = wdl(results, index)
+    for index, (name, engine) in enumerate(zip(names, tally.engines), 1):
+        wins, draws, losses = engine.wdl
         games = wins + draws + losses
         row = {"index": index, "name": name, "games": games, "wins": wins, "draws": draws,
                "losses": losses, "points": wins + draws / 2,
@@ -101,12 +102,12 @@ def standings(results: Sequence[GameResult], names: Sequence[str]) -> list[dict[
         estimate = wdl_estimate(wins, draws, losses)
         row.update({key: value for key, value in _estimate_figures(estimate).items()
                     if key in ("elo", "elo_95", "los")})
-        row["as_first"], row["as_second"] = _by_turn(results, index)
-        row["terminations"] = _terminations(results, index)
-        row["at_fault"] = dict(sorted(Counter(
-            r.termination.value for r in results
-            if r.at_fault is not None and r.at_fault == r.colour_of(index)).items()))
-        row["time"] = time_use(results, index)
+        row["as_first"], row["as_second"] = ({"games": played, "score": _ratio(points, played)}
+                                             for played, points in engine.turns)
+        row["terminations"] = {key: dict(sorted(counter.items()))
+                               for key, counter in engine.ended.items()}
+        row["at_fault"] = dict(sorted(engine.at_fault.items()))
+        row["time"] = time_use(engine)
         table.append(row)
     table.sort(key=lambda row: (-row["points"], row["index"]))
     for rank, row in enumerate(table, 1):
@@ -114,69 +115,25 @@ def standings(results: Sequence[GameResult], names: Sequence[str]) -> list[dict[
     return table
 
 
-def _by_turn(results: Sequence[GameResult], engine: int) -> tuple[dict, dict]:
-    """Games and score of ``engine`` when it moved first, and when it moved second."""
-    tallies = [[0, 0.0], [0, 0.0]]
-    for result in results:
-        score = result.score_of(engine)
-        if score is not None:
-            tally = tallies[0 if result.colour_of(engine) == result.first else 1]
-            tally[0] += 1
-            tally[1] += score
-    return tuple({"games": games, "score": _ratio(points, games)}   # type: ignore[return-value]
-                 for games, points in tallies)
-
-
-def _terminations(results: Sequence[GameResult], engine: int) -> dict[str, dict[str, int]]:
-    """How the games of ``engine`` ended, separately for its wins, draws and losses."""
-    kinds: dict[str, Counter] = {"wins": Counter(), "draws": Counter(), "losses": Counter()}
-    for result in results:
-        score = result.score_of(engine)
-        if score is not None:
-            key = "wins" if score == 1 else "draws" if score == 0.5 else "losses"
-            kinds[key][result.termination.value] += 1
-    return {key: dict(sorted(counter.items())) for key, counter in kinds.items()}
-
-
-def time_use(results: Sequence[GameResult], engine: int) -> dict[str, Any]:
+def time_use(engine: EngineTally) -> dict[str, Any]:
     """Timed moves, seconds used, mean seconds per move, least clock left after a move.
 
     The mean counts only games whose rows give both the moves and the time (rows of runs
     before per-side move counts existed give the time alone); ``null`` without such games.
     """
-    moves, seconds, timed_seconds, least = 0, 0.0, 0.0, math.inf
-    for result in results:
-        colour = result.colour_of(engine)
-        if colour is None:
-            continue
-        used, made, left = result.used[colour], result.moves[colour], result.min_left[colour]
-        seconds += used or 0.0
-        if made is not None and used is not None:
-            moves += made
-            timed_seconds += used
-        if left is not None:
-            least = min(least, left)
-    return {"moves": moves, "seconds": seconds,
-            "per_move": timed_seconds / moves if moves else None,
-            "min_left": None if least == math.inf else least}
+    return {"moves": engine.moves, "seconds": engine.seconds,
+            "per_move": engine.timed_seconds / engine.moves if engine.moves else None,
+            "min_left": None if engine.least_left == math.inf else engine.least_left}
 
 
-def crosstable(results: Sequence[GameResult], count: int) -> list[list[Any]]:
+def crosstable(tally: Tally) -> list[list[Any]]:
     """``table[i][j]``: ``{"points", "games"}`` of engine i + 1 against engine j + 1, ``null``
     on the diagonal and for engines that have not met."""
-    cells: list[list[Any]] = [[None] * count for _ in range(count)]
-    for result in results:
-        for me in (result.black, result.white):
-            other = result.opponent_of(me)
-            cell = cells[me - 1][other - 1]
-            if cell is None:
-                cell = cells[me - 1][other - 1] = {"points": 0.0, "games": 0}
-            cell["points"] += result.score_of(me)
-            cell["games"] += 1
-    return cells
+    return [[{"points": float(points), "games": games} if games else None
+             for games, points in row] for row in tally.cells]
 
 
-def ratings(results: Sequence[GameResult], names: Sequence[str],
+def ratings(tally: Tally, names: Sequence[str],
             anchor: tuple[str, float] | None = None) -> dict[str, Any] | None:
     """Bradley-Terry ratings, best first; ``None`` when the games do not connect all
     engines (ratings of separate groups cannot be compared)."""
@@ -186,7 +143,7 @@ def ratings(results: Sequence[GameResult], names: Sequence[str],
             raise ValueError(f"--anchor: no engine named {anchor[0]!r} "
                              f"(engines: {', '.join(names)})")
         anchored = (list(names).index(anchor[0]) + 1, anchor[1])
-    table = fit_ratings(games_of(results), len(names), anchored) if results else None
+    table = fit_pairings(tally.cells, anchored) if tally.games else None
     if table is None:
         return None
     rows = [{"index": rating.engine, "name": names[rating.engine - 1],
@@ -196,41 +153,33 @@ def ratings(results: Sequence[GameResult], names: Sequence[str],
             "virtual_draws": table.virtual_draws, "engines": rows}
 
 
-def history(results: Sequence[GameResult], names: Sequence[str],
-            sprt: SprtSettings | None = None) -> list[dict[str, Any]]:
+def history_point(tally: Tally, sprt: SprtSettings | None = None,
+                  figures: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The headline figures after the games of ``tally``: ``games``, ``pairs``, ``elo``,
+    ``elo_95``, ``nelo``, ``los``, and ``llr`` with SPRT; ``figures`` are the headline
+    already computed for these counts, if at hand."""
+    figures = figures or headline(tally.first_wdl, tally.pentanomial, tally.paired, sprt)
+    point = {"games": tally.games, "pairs": tally.pairs,
+             **{key: figures[key] for key in ("elo", "elo_95", "nelo", "los")}}
+    if sprt is not None:
+        point["llr"] = figures["sprt"]["llr"]
+    return point
+
+
+def history(results: Iterable[GameResult], names: Sequence[str],
+            sprt: SprtSettings | None = None) -> Iterator[dict[str, Any]]:
     """The headline figures after each game, in the order of ``results`` (the order games
-    finished): ``games``, ``pairs``, ``elo``, ``elo_95``, ``nelo``, ``los``, and ``llr`` with SPRT.
-    Counts are kept incrementally, so a long run costs one estimate per game."""
-    paired = is_paired(results)
-    counts_wdl = [0, 0, 0]
-    counts_penta = [0] * 5
-    waiting: dict[int, GameResult] = {}
-    pairs = 0
-    points: list[dict[str, Any]] = []
+    finished), as :func:`history_point` gives them, one at a time. The first half of a pair
+    changes no figure here, so its point repeats the last estimate instead of computing it
+    again."""
+    tally = Tally(len(names))
     last: tuple[tuple, dict[str, Any]] = ((), {})
-    for number, result in enumerate(results, 1):
-        score = result.score_of(1)
-        if score is not None:
-            counts_wdl[0 if score == 1 else 1 if score == 0.5 else 2] += 1
-        if result.pair is not None:
-            partner = waiting.pop(result.pair, None)
-            if partner is None:
-                waiting[result.pair] = result
-            else:
-                pairs += 1
-                scores = (partner.score_of(1), score)
-                if None not in scores:
-                    counts_penta[round(2 * (scores[0] + scores[1]))] += 1  # type: ignore
-        key = tuple(counts_penta if paired else counts_wdl)
-        if key != last[0]:   # the first half of a pair changes no figure given here
-            last = (key, headline(counts_wdl, counts_penta, paired, sprt))
-        figures = last[1]
-        point = {"games": number, "pairs": pairs,
-                 **{key: figures[key] for key in ("elo", "elo_95", "nelo", "los")}}
-        if sprt is not None:
-            point["llr"] = figures["sprt"]["llr"]
-        points.append(point)
-    return points
+    for result in results:
+        tally.add(result)
+        key = (tuple(tally.pentanomial) if tally.paired else tally.first_wdl, tally.paired)
+        if key != last[0]:
+            last = (key, headline(tally.first_wdl, tally.pentanomial, tally.paired, sprt))
+        yield history_point(tally, sprt, last[1])
 
 
 def _number(value: float | None) -> float | None:

@@ -15,7 +15,7 @@ from referee.plan.setup import Setup
 
 def run(done: int = 1) -> SimpleNamespace:
     return SimpleNamespace(setup=Setup("loa"), names=["a", "b"], planned=[None] * 10,
-                           rows=[{}] * done)
+                           tally=SimpleNamespace(games=done))
 
 
 def summary(wins: int, draws: int, losses: int, llr: float | None = None) -> dict:

@@ -40,8 +40,8 @@ from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run
 from referee.run.runner import Runner, result_row
 from referee.stats import format_summary, summarize
-from referee.stats.elo import score_to_elo
-from referee.stats.legacy import elo_estimate
+from referee.stats.elo import score_to_elo, wilson_interval
+from referee.stats.elo.wdl import wdl_estimate
 
 SPEC_FIELDS = {"game_no", "game", "black", "white", "black_index", "white_index", "result",
                "termination", "reason", "moves", "plies", "black_time", "white_time"}
@@ -240,7 +240,8 @@ def test_runner_in_process_writes_rows_and_sgf(tmp_path):
     results.close()
     rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert sorted(row["game_no"] for row in rows) == list(range(1, 7)) == sorted(
-        row["game_no"] for row in run.rows)
+        results.finished)
+    assert run.tally.games == 6
     for row in rows:
         assert SPEC_FIELDS <= set(row)
         assert (tmp_path / "games" / f"game-{row['game_no']:04d}.sgf").exists()
@@ -279,7 +280,7 @@ def test_results_file_tolerates_a_truncated_last_line(tmp_path):
     row = {"black_index": 1, "white_index": 2, "result": "B+", "termination": "normal"}
     path.write_text(json.dumps({"game_no": 1, **row}) + '\n{"game_no": 2, "res')
     results = ResultsFile(path)
-    assert list(results.rows) == [1]
+    assert list(results.finished) == [1]
     results.append({"game_no": 3, **row, "result": "0"})
     results.close()
     assert [json.loads(line)["game_no"] for line in path.read_text().splitlines()] == [1, 3]
@@ -305,26 +306,19 @@ def test_elo_of_known_scores():
     assert score_to_elo(1.0) == math.inf and score_to_elo(0.0) == -math.inf
 
 
-# elo_estimate (Wilson's interval at any score) serves scripts/strength.py's table.
-def test_elo_interval_and_los_of_a_known_score():
-    estimate = elo_estimate(wins=6, losses=2, draws=2)
+def test_wilson_interval_of_a_known_score():
     # mu = 0.7 over 10 games; Wilson with z^2 = 3.841459: centre (0.7 + 0.192073) / 1.384146
     # = 0.644493, half-width 1.959964 * sqrt(0.021 + 0.009604) / 1.384146 = 0.247715.
-    assert estimate.elo == pytest.approx(147.19, abs=0.01)
-    assert estimate.lower == pytest.approx(score_to_elo(0.396778), abs=0.01)
-    assert estimate.upper == pytest.approx(score_to_elo(0.892208), abs=0.01)
-    assert (estimate.lower, estimate.upper) == pytest.approx((-72.77, 367.15), abs=0.01)
-    assert estimate.los == pytest.approx(0.92135, abs=1e-4)
-    even = elo_estimate(5, 5, 0)
-    assert even.elo == 0 and even.los == 0.5 and even.lower == pytest.approx(-even.upper)
-    assert elo_estimate(0, 0, 0) is None and elo_estimate(0, 0, 3).los == 0.5
+    lower, upper = wilson_interval(0.7, 10)
+    assert (lower, upper) == pytest.approx((0.396778, 0.892208), abs=1e-6)
+    assert (score_to_elo(lower), score_to_elo(upper)) == pytest.approx((-72.77, 367.15), abs=0.01)
 
 
 def test_a_perfect_score_keeps_a_finite_lower_end():
-    estimate = elo_estimate(10, 0, 0)
-    assert estimate.elo == math.inf and estimate.upper == math.inf
-    assert estimate.lower == pytest.approx(score_to_elo(0.722460), abs=0.01)
-    assert elo_estimate(0, 10, 0).lower == -math.inf
+    estimate = wdl_estimate(10, 0, 0)
+    assert estimate.elo == math.inf and estimate.elo_high == math.inf
+    assert estimate.elo_low == pytest.approx(score_to_elo(0.722460), abs=0.01)
+    assert wdl_estimate(0, 0, 10).elo_low == -math.inf
 
 
 def results_of(rows) -> list[GameResult]:

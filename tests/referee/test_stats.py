@@ -11,7 +11,7 @@ import pytest
 from engine import Termination
 from referee.records.results import GameResult, ResultError
 from referee.stats import SprtError, SprtSettings, format_summary, history, parse_sprt, summarize
-from referee.stats.counts import pentanomial, wdl
+from referee.stats.tally import Tally
 from referee.stats.elo.pentanomial import pentanomial_estimate
 from referee.stats.elo.wdl import wdl_estimate
 from referee.stats.ratings import fit_ratings
@@ -173,9 +173,13 @@ def test_pentanomial_counts_complete_pairs_only_from_the_first_engines_side():
             _row(7, 1, 2, "W+", 4), _row(8, 2, 1, "B+", 4),    # loss, loss: 0
             _row(9, 1, 2, "B+", 5)]                            # pair 5 incomplete
     results = [GameResult.from_row(row) for row in rows]
-    assert pentanomial(results, 1) == [1, 0, 1, 1, 1]
-    assert pentanomial(results, 2) == [1, 1, 1, 0, 1]
-    assert wdl(results, 1) == (5, 1, 3)
+    tally = Tally.of(results, 2)
+    assert tally.pentanomial == [1, 0, 1, 1, 1]
+    assert tally.first_wdl == (5, 1, 3) and tuple(tally.engines[1].wdl) == (3, 1, 5)
+    assert list(tally.waiting) == [5]
+    # The same counts in another order of arrival (a pair's second game first, say).
+    shuffled = Tally.of(results[::-1], 2)
+    assert shuffled.pentanomial == tally.pentanomial and shuffled.first_wdl == tally.first_wdl
     summary = summarize(results, ["a", "b"])
     assert summary["model"] == "pentanomial" and summary["pairs"] == 4
     assert summary["pentanomial"] == [1, 0, 1, 1, 1] and summary["wdl"] == [5, 1, 3]
@@ -276,7 +280,7 @@ def test_history_ends_at_the_summary_figures():
     results = [_game(1, 1, 2, 0, 1), _game(2, 2, 1, None, 1), _game(3, 1, 2, 1, 2),
                _game(4, 2, 1, 1, 2), _game(5, 1, 2, 0, 3), _game(6, 2, 1, 0, 3)]
     sprt = SprtSettings(0, 10)
-    points = history(results, ["a", "b"], sprt)
+    points = list(history(results, ["a", "b"], sprt))
     assert [point["pairs"] for point in points] == [0, 1, 1, 2, 2, 3]
     assert points[0]["elo"] is None
     summary = summarize(results, ["a", "b"], sprt)

@@ -301,3 +301,15 @@ def test_engines_are_named_by_their_own_answers_and_their_command_lines_stay_pri
     assert referee(*arguments).returncode == 0
     assert {row["black"] for row in rows_of(out)[2:]} | {row["white"] for row in rows_of(out)[2:]} \
         == {"renamed on disk", "olympiad-engine bad (--at 9)"}
+
+
+def test_a_resume_asking_for_fewer_games_still_sums_up_every_game_of_the_folder(tmp_path):
+    out = tmp_path / "out"
+    assert referee(*quick_match(out, 6)).returncode == 0
+    again = referee(*quick_match(out, 2))
+    assert again.returncode == 0, again.stderr
+    assert "holds 6 finished games, more than the 2 asked for" in again.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 6 and len(rows_of(out)) == 6
+    assert "6 of 2 games" not in (out / "report.html").read_text()
+    assert (out / "report-assets" / "games.js").read_text().count("OlympiadReport.listed(") == 6

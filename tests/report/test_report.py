@@ -23,7 +23,7 @@ from referee.play.entrants import EngineSpec
 from referee.records.results import GameResult
 from referee.report.folder import REPORT_NAME, report_data, write_report
 from referee.report.observers import LiveView, ReportWriter
-from referee.report.page import ReportData, game_file, render
+from referee.report.page import GAMES_FILE, ReportData, game_file, render
 from referee.report.replay import replay, sgf_clocks, unpack
 from referee.report.server import LiveGame, LiveGames, ReportServer
 from referee.stats import SprtSettings, history, summarize
@@ -82,10 +82,10 @@ def test_report_command_writes_the_page_and_a_replay_per_game(breakthrough_match
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["report", str(breakthrough_match)])
     assert exit_info.value.code == 0
-    page = (breakthrough_match / REPORT_NAME).read_text()
+    listed = (breakthrough_match / GAMES_FILE).read_text()
     rows = rows_of(breakthrough_match)
     for row in rows:
-        assert f'href="#game-{row["game_no"]}"' in page
+        assert f'"game_no": {row["game_no"]},' in listed
         data = loaded((breakthrough_match / game_file(row["game_no"])).read_text())
         assert data["moves"] == row["moves"] and data["reason"] == row["reason"]
     assert capsys.readouterr().out.strip() == str(breakthrough_match / REPORT_NAME)
@@ -121,8 +121,8 @@ def made_up_rows(engines: int, games: int, seed: int = 1, paired: bool = False) 
 
 def page_for(rows: list[dict], names: list[str], sprt: SprtSettings | None = None) -> str:
     found = results(rows)
-    return render(ReportData({}, rows, names, summarize(found, names, sprt=sprt),
-                             history(found, names, sprt=sprt)))
+    return render(ReportData({}, names, summarize(found, names, sprt=sprt),
+                             list(history(found, names, sprt=sprt))))
 
 
 def test_an_sprt_run_shows_the_llr_over_games_between_its_bounds():
@@ -238,23 +238,27 @@ def test_the_writer_rewrites_the_page_at_most_once_a_second_and_at_the_end(
                 (tmp_path / name / sgf.name).write_bytes(sgf.read_bytes())
         else:
             (tmp_path / name).write_bytes(source.read_bytes())
+    first, *_ = source_lines = (tmp_path / "results.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "results.jsonl").write_text(first)  # the run starts with one game finished
     now = [100.0]
     writer = ReportWriter(min_interval=1.0, clock=lambda: now[0])
     run = fake_run(tmp_path, rows[:1])
     writer.run_started(run)
-    assert 'href="#game-1"' in (tmp_path / REPORT_NAME).read_text()
+    assert "1 of 6 games" in (tmp_path / REPORT_NAME).read_text()
     names = ["ours", "random"]
     for row in rows[1:3]:
         found = results(rows[:row["game_no"]])
         writer.game_finished(row, summarize(found, names))
         assert (tmp_path / game_file(row["game_no"])).exists()
     page = (tmp_path / REPORT_NAME).read_text()
-    assert 'href="#game-2"' not in page and "1 of 6 games" in page
+    assert "1 of 6 games" in page  # games 2 and 3 came within the second
+    assert (tmp_path / GAMES_FILE).read_text().count("OlympiadReport.listed(") == 3
     now[0] += 1.5
     writer.game_finished(rows[3], summarize(results(rows), names))
+    (tmp_path / "results.jsonl").write_text("".join(source_lines))
     assert "4 of 6 games" in (tmp_path / REPORT_NAME).read_text()
     assert [point["games"] for point in writer.history] == [1, 2, 3, 4]
-    assert writer.history == history(results(rows), names)
+    assert writer.history == list(history(results(rows), names))
     assert report_data(tmp_path).history == writer.history
 
 
