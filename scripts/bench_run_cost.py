@@ -1,0 +1,117 @@
+"""The referee's bookkeeping per game over a long run: does game 100,000 cost what game 1,000 did?
+
+A whole run through the real :class:`~referee.run.runner.Runner`, in this process, between two
+in-process random movers (no pipes, no processes) on a small board, so that what is measured
+is the referee: its rules check and clocks, the SGF file and results row of every game (each
+flushed to the disk), the summary rewritten after every game, the report's replay, games list
+and page, and the progress line (sent nowhere). Printed for each window of games: the
+referee's wall time per game and the process's resident memory at its end; then the time
+``olympiad-referee report`` takes to rebuild the folder's page (replays already written) and
+to rebuild it all (every replay too).
+
+The output folder goes to ``/dev/shm`` where it exists, so that the disk's own speed does not
+hide the referee's (fsync on a RAM disk returns at once); give ``--out`` to measure a disk.
+
+    python3 scripts/bench_run_cost.py [--games 100000] [--game domineering --size 3x3]
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import click  # noqa: E402
+
+from engine.search import Player  # noqa: E402
+from protocol.cli import build_engine  # noqa: E402
+from referee.commands.progress import Progress  # noqa: E402
+from referee.plan.schedule import plan  # noqa: E402
+from referee.plan.setup import Setup  # noqa: E402
+from referee.plan.time_control import TimeControl  # noqa: E402
+from referee.play.channel import InProcessChannel  # noqa: E402
+from referee.play.entrants import EngineSpec  # noqa: E402
+from referee.records.folder import RESULTS_NAME, ResultsFile  # noqa: E402
+from referee.report.folder import write_report  # noqa: E402
+from referee.report.observers import ReportWriter  # noqa: E402
+from referee.run.executor import ThreadExecutor  # noqa: E402
+from referee.run.observer import Observers, Run, RunObserver  # noqa: E402
+from referee.run.runner import Runner  # noqa: E402
+
+
+class Windows(RunObserver):
+    """Notes the wall time and resident memory at the end of every ``width`` games."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.marks: list[tuple[int, float, float]] = []  # games, seconds, MiB
+
+    def run_started(self, run: Run) -> None:
+        self.marks.append((0, time.perf_counter(), resident_mib()))
+
+    def game_finished(self, row: dict, summary: dict) -> None:
+        if summary["games"] % self.width == 0:
+            self.marks.append((summary["games"], time.perf_counter(), resident_mib()))
+
+
+def resident_mib() -> float:
+    """This process's resident memory now (Linux), in MiB."""
+    with open("/proc/self/statm") as statm:
+        pages = int(statm.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def random_mover(spec: EngineSpec) -> InProcessChannel:
+    return InProcessChannel(build_engine(Player(algorithm="random", seed=1)).respond, spec.command)
+
+
+@click.command()
+@click.option("--games", type=click.IntRange(100), default=100_000, show_default=True)
+@click.option("--window", type=click.IntRange(10), default=1000, show_default=True,
+              help="Games per line of the table.")
+@click.option("--game", default="domineering", show_default=True)
+@click.option("--size", default="3x3", show_default=True, help="Board size, COLSxROWS.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Output folder (default: a new folder in /dev/shm, removed at the end).")
+def main(games: int, window: int, game: str, size: str, out: Path | None) -> None:
+    """Print the referee's time and memory per window of games over one long run."""
+    cols, rows = (int(part) for part in size.lower().split("x"))
+    folder = out or Path(tempfile.mkdtemp(prefix="bench-run-",
+                                          dir="/dev/shm" if Path("/dev/shm").is_dir() else None))
+    setup = Setup(game, size=(cols, rows), control=TimeControl(3600))
+    engines = (EngineSpec("a", "random-a"), EngineSpec("b", "random-b"))
+    run = Run(setup, engines, plan(2, games, seed=1), folder, seed=1)
+    windows = Windows(window)
+    results = ResultsFile(folder / RESULTS_NAME)
+    progress = Progress(echo=lambda line: None)
+    runner = Runner(run, ThreadExecutor(1), results,
+                    Observers([windows, progress, ReportWriter()]), starter=random_mover)
+    runner.execute()
+    results.close()
+    click.echo(f"{game} {cols}x{rows}: {games} games between two in-process random movers, "
+               f"folder {folder}")
+    click.echo(f"{'games':>15}  {'ms/game':>8}  {'resident MiB':>12}")
+    for (start, began, _), (end, ended, mib) in zip(windows.marks, windows.marks[1:]):
+        click.echo(f"{start + 1:>7}-{end:<7}  {1000 * (ended - began) / (end - start):8.3f}  "
+                   f"{mib:12.1f}")
+    began = time.perf_counter()
+    write_report(folder)
+    click.echo(f"report (replays kept):   {time.perf_counter() - began:6.1f} s")
+    began = time.perf_counter()
+    write_report(folder, games="all")
+    click.echo(f"report (every replay):   {time.perf_counter() - began:6.1f} s")
+    click.echo(f"peak resident memory:    "
+               f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:6.1f} MiB")
+    if out is None:
+        shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()
