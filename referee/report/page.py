@@ -19,6 +19,8 @@ from html import escape
 from importlib import resources
 from typing import Any, Mapping, Sequence
 
+from ..stats.figures import UNDEFINED, estimate_text, from_json, interval_text
+from ..stats.figures import text as figure_text
 from .charts import line_chart
 
 ASSETS_DIR = "report-assets"
@@ -42,23 +44,22 @@ def _static(name: str) -> str:
 
 
 def number(value: Any, digits: int = 1) -> str:
-    """A figure as the tables show it: ``–`` when unknown, signs kept for infinities.
+    """A figure as the tables show it (:mod:`referee.stats.figures`: ``n/a`` when undefined,
+    ``+inf``/``-inf`` when infinite).
 
-    >>> number(None), number(12.345), number(float("inf")), number(3), number([1.25, -20.0])
-    ('–', '12.3', '+∞', '3', '[1.2, -20.0]')
+    >>> number(None), number(12.345), number(float("inf")), number("-inf"), number(3)
+    ('n/a', '12.3', '+inf', '-inf', '3')
+    >>> number([1.25, -20.0])
+    '[1.2, -20.0]'
     """
-    if value is None:
-        return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
         return str(value)
-    if isinstance(value, float):
-        if math.isinf(value):
-            return "+∞" if value > 0 else "−∞"
-        return f"{value:.{digits}f}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(number(item, digits) for item in value) + "]"
+    if value is None or isinstance(value, (float, str)):
+        return figure_text(value, digits)
     return str(value)
 
 
@@ -68,40 +69,21 @@ def _cell(value: Any, css: str = "") -> str:
 
 
 def percent(value: float | None) -> str:
-    """A share as a percentage, ``–`` when unknown.
+    """A share as a percentage, ``n/a`` when undefined.
 
     >>> percent(0.5), percent(None)
-    ('50.0 %', '–')
+    ('50.0 %', 'n/a')
     """
-    return "–" if value is None else f"{100 * value:.1f} %"
+    return UNDEFINED if value is None else f"{100 * value:.1f} %"
 
 
-def signed(value: float | None, missing: str = "–") -> str:
-    """An Elo figure with its sign; ``missing`` for ``None``, which the summary writes for an
-    infinite or undefined figure.
+def signed(value: Any) -> str:
+    """An Elo figure with its sign.
 
-    >>> signed(12.34), signed(None, "+∞")
-    ('+12.3', '+∞')
+    >>> signed(12.34), signed("+inf"), signed(None)
+    ('+12.3', '+inf', 'n/a')
     """
-    return missing if value is None else f"{value:+.1f}"
-
-
-def interval(ends: Sequence[float | None] | None, games: int) -> str:
-    """A 95 % interval; with games, a missing end is infinite (unless both are: then the
-    figures have no spread to make an interval from).
-
-    >>> interval([None, 35.5], 4), interval([None, None], 0), interval([None, None], 2)
-    ('[−∞, +35.5]', '–', '–')
-    """
-    if not games or not ends or ends[0] is ends[1] is None:  # both unknown: no spread
-        return "–"
-    return f"[{signed(ends[0], '−∞')}, {signed(ends[1], '+∞')}]"
-
-
-def _plus_minus(value: float | None, error: float | None) -> str:
-    if value is None:
-        return "–"
-    return signed(value) + ("" if error is None else f" ± {error:.1f}")
+    return figure_text(value, 1, signed=True)
 
 
 def _counts(counts: Mapping[str, int] | None) -> str:
@@ -142,9 +124,11 @@ def headline(summary: Mapping[str, Any]) -> str:
         ("games", f"{games}" + (f" ({summary['pairs']} complete pairs)"
                                 if summary.get("model") == "pentanomial" else "")),
         ("wins / draws / losses", f"{wins} / {draws} / {losses} ({percent(summary.get('score'))})"),
-        ("Elo", _plus_minus(summary.get("elo"), summary.get("elo_error"))),
-        ("95 % interval", interval(summary.get("elo_95"), games)),
-        ("normalized Elo", _plus_minus(summary.get("nelo"), summary.get("nelo_error"))),
+        ("Elo", estimate_text(summary.get("elo"), summary.get("elo_error"),
+                              summary.get("elo_95"), 1)),
+        ("95 % interval", interval_text(summary.get("elo_95"))),
+        ("normalized Elo", estimate_text(summary.get("nelo"), summary.get("nelo_error"), None,
+                                         1)),
         ("likelihood of superiority", percent(summary.get("los"))),
         ("draw ratio", percent(summary.get("draw_ratio"))),
         ("first player's score", percent((summary.get("first_player") or {}).get("score"))),
@@ -166,7 +150,7 @@ def standings_section(summary: Mapping[str, Any]) -> str:
         rows.append([str(row["rank"]), row["name"], str(row["games"]), str(row["wins"]),
                      str(row["draws"]), str(row["losses"]), f"{row['points']:g}",
                      percent(row.get("score")), signed(row.get("elo")),
-                     interval(row.get("elo_95"), row["games"]), percent(row.get("los")),
+                     interval_text(row.get("elo_95")), percent(row.get("los")),
                      percent(row["as_first"]["score"]), percent(row["as_second"]["score"])])
     if not summary.get("games"):
         return _section("standings", "Standings", '<p class="note">no game finished yet</p>')
@@ -229,17 +213,9 @@ def elo_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]
     names = summary.get("engines") or []
     if len(names) != 2 or not history:
         return ""
-    inf = float("inf")
-    elos = [entry.get("elo") for entry in history]
-    lows = [(entry.get("elo_95") or [None, None])[0] for entry in history]
-    highs = [(entry.get("elo_95") or [None, None])[1] for entry in history]
-    # The summary writes an infinite figure as null (referee.stats.summary): with one end of
-    # the interval finite, the other end and a null Elo are infinite on that side.
-    for at, (elo, low, high) in enumerate(zip(elos, lows, highs)):
-        if (low is None) != (high is None):
-            lows[at] = -inf if low is None else low
-            highs[at] = inf if high is None else high
-            elos[at] = (inf if low is not None else -inf) if elo is None else elo
+    elos = [from_json(entry.get("elo")) for entry in history]
+    lows = [from_json((entry.get("elo_95") or [None, None])[0]) for entry in history]
+    highs = [from_json((entry.get("elo_95") or [None, None])[1]) for entry in history]
     if not any(value is not None and math.isfinite(value) for value in elos + lows + highs):
         body = '<p class="note">no finite Elo yet: every game so far went the same way</p>'
     else:

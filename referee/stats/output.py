@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from .figures import UNDEFINED, estimate_text, interval_text, text
+
 
 def format_summary(summary: Mapping[str, Any]) -> str:
     """The summary as text: headline figures of the first engine, standings (with time use
@@ -17,9 +19,8 @@ def format_summary(summary: Mapping[str, Any]) -> str:
     games = wins + draws + losses
     lines = [f"Results of {names[0]} vs {opponent} ({summary['games']} games, "
              f"{summary['model']} model):",
-             f"Elo: {_fixed(summary['elo'], 2, _infinite(summary['score']))} "
-             f"+/- {_fixed(summary['elo_error'])}, "
-             f"nElo: {_fixed(summary['nelo'], 2, _infinite(summary['score']))} +/- {_fixed(summary['nelo_error'])}",
+             f"Elo: {estimate_text(summary['elo'], summary['elo_error'], summary['elo_95'])}, "
+             f"nElo: {estimate_text(summary['nelo'], summary['nelo_error'], None)}",
              f"LOS: {_percent(summary['los'])}, DrawRatio: {_percent(summary['draw_ratio'])}, "
              f"First player: {_percent(summary['first_player']['score'])}",
              f"Games: {games}, Wins: {wins}, Losses: {losses}, Draws: {draws}, "
@@ -30,7 +31,7 @@ def format_summary(summary: Mapping[str, Any]) -> str:
     if "sprt" in summary:
         sprt = summary["sprt"]
         verdict = f", {sprt['verdict']} accepted" if sprt["verdict"] else ""
-        lines.append(f"LLR: {_fixed(sprt['llr'])} ({sprt['lower']:.2f}, {sprt['upper']:.2f}) "
+        lines.append(f"LLR: {text(sprt['llr'], 2)} ({sprt['lower']:.2f}, {sprt['upper']:.2f}) "
                      f"[{sprt['elo0']:.2f}, {sprt['elo1']:.2f}] {sprt['model']}{verdict}")
     lines += ["", format_standings(summary["standings"])]
     if summary.get("ratings"):
@@ -48,14 +49,11 @@ def format_standings(table: Sequence[Mapping[str, Any]]) -> str:
              f"{'losses':>6} {'score':>7}  {'elo':>7} {'95% interval':>17} {'los':>7}  "
              f"{'1st':>7} {'2nd':>7}  {'s/move':>6} {'min left':>8}"]
     for row in table:
-        low, high = row["elo_95"]
-        # null stands for an infinite end: -inf below unless the score is perfect, and so on.
-        interval = (f"[{_signed(low, '+inf' if row['score'] == 1 else '-inf')}, "
-                    f"{_signed(high, '-inf' if row['score'] == 0 else '+inf')}]")
+        interval = interval_text(row["elo_95"])
         lines.append(
             f"{row['rank']:>2}  {row['name']:<{width}}  {row['games']:>5} {row['wins']:>5} "
             f"{row['draws']:>5} {row['losses']:>6} {_percent(row['score'], 1):>7}  "
-            f"{_signed(row['elo'], _infinite(row['score'])):>7} {interval:>17} {_percent(row['los'], 1):>7}  "
+            f"{text(row['elo'], 1, signed=True):>7} {interval:>17} {_percent(row['los'], 1):>7}  "
             f"{_percent(row['as_first']['score'], 1):>7} "
             f"{_percent(row['as_second']['score'], 1):>7}  "
             f"{_seconds(row['time']['per_move']):>6} {_seconds(row['time']['min_left']):>8}")
@@ -76,8 +74,8 @@ def format_ratings(ratings: Mapping[str, Any]) -> str:
     lines = [f"Ratings (Bradley-Terry, {basis}):",
              f"{'#':>2}  {'engine':<{width}}  {'elo':>8}  {'+/-':>6}"]
     for rank, row in enumerate(ratings["engines"], 1):
-        lines.append(f"{rank:>2}  {row['name']:<{width}}  {_signed(row['elo'], '-'):>8}  "
-                     f"{_fixed(row['error'], 1):>6}")
+        lines.append(f"{rank:>2}  {row['name']:<{width}}  {text(row['elo'], 1, True):>8}  "
+                     f"{text(row['error'], 1):>6}")
     return "\n".join(lines)
 
 
@@ -96,23 +94,9 @@ def format_crosstable(cells: Sequence[Sequence[Any]], names: Sequence[str]) -> s
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _fixed(value: float | None, places: int = 2, missing: str = "-") -> str:
-    return missing if value is None else f"{value:.{places}f}"
-
-
-def _infinite(score: float | None) -> str:
-    """How to show an Elo written as null: infinite at a perfect or a zero score, else
-    undefined (no games)."""
-    return {1.0: "+inf", 0.0: "-inf"}.get(score, "-") if score is not None else "-"
-
-
-def _signed(value: float | None, missing: str) -> str:
-    return missing if value is None else f"{value:+.1f}"
-
-
 def _percent(value: float | None, places: int = 2) -> str:
-    return "-" if value is None else f"{100 * value:.{places}f} %"
+    return UNDEFINED if value is None else f"{100 * value:.{places}f} %"
 
 
 def _seconds(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
+    return UNDEFINED if value is None else f"{value:.3f}"

@@ -9,8 +9,9 @@ first and as second player (the colour that moves first by the game's rules), te
 time use. With more than two engines: Bradley-Terry ratings.
 
 JSON has no infinity or NaN: a figure that is infinite (the Elo of a perfect score, an
-interval end beyond a score of 0 or 1) or undefined (nElo of a run without spread, anything
-without games) is written as ``null``.
+interval end beyond a score of 0 or 1) is written as ``"+inf"`` or ``"-inf"``, one that is
+undefined (nElo of a run without spread, anything without games) as ``null``
+(:mod:`.figures`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..records.results import GameResult
 from .elo import Estimate
+from .figures import as_json
 from .elo.pentanomial import pentanomial_estimate
 from .elo.wdl import wdl_estimate
 from .ratings import fit_pairings
@@ -75,7 +77,7 @@ def headline(counts_wdl: Sequence[int], counts_penta: Sequence[int], paired: boo
         value = sprt.llr(counts) if sum(counts) else 0.0
         lower, upper = sprt.bounds
         figures["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
-                           "beta": sprt.beta, "model": sprt.model, "llr": _number(value),
+                           "beta": sprt.beta, "model": sprt.model, "llr": as_json(value),
                            "lower": lower, "upper": upper, "verdict": sprt.verdict(value)}
     return figures
 
@@ -84,10 +86,10 @@ def _estimate_figures(estimate: Estimate | None) -> dict[str, Any]:
     if estimate is None:
         return {"elo": None, "elo_95": [None, None], "elo_error": None, "nelo": None,
                 "nelo_error": None, "los": None}
-    return {"elo": _number(estimate.elo),
-            "elo_95": [_number(estimate.elo_low), _number(estimate.elo_high)],
-            "elo_error": _number(estimate.elo_error), "nelo": _number(estimate.nelo),
-            "nelo_error": _number(estimate.nelo_error), "los": _number(estimate.los)}
+    return {"elo": as_json(estimate.elo),
+            "elo_95": [as_json(estimate.elo_low), as_json(estimate.elo_high)],
+            "elo_error": as_json(estimate.elo_error), "nelo": as_json(estimate.nelo),
+            "nelo_error": as_json(estimate.nelo_error), "los": as_json(estimate.los)}
 
 
 def standings(tally: Tally, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -147,7 +149,7 @@ def ratings(tally: Tally, names: Sequence[str],
     if table is None:
         return None
     rows = [{"index": rating.engine, "name": names[rating.engine - 1],
-             "elo": _number(rating.elo), "error": _number(rating.error)}
+             "elo": as_json(rating.elo), "error": as_json(rating.error)}
             for rating in sorted(table.ratings, key=lambda rating: (-rating.elo, rating.engine))]
     return {"anchor": None if anchor is None else {"name": anchor[0], "elo": anchor[1]},
             "virtual_draws": table.virtual_draws, "engines": rows}
@@ -180,11 +182,6 @@ def history(results: Iterable[GameResult], names: Sequence[str],
         if key != last[0]:
             last = (key, headline(tally.first_wdl, tally.pentanomial, tally.paired, sprt))
         yield history_point(tally, sprt, last[1])
-
-
-def _number(value: float | None) -> float | None:
-    """``value`` if it is a finite number, else ``None`` (JSON has no inf or NaN)."""
-    return value if value is not None and math.isfinite(value) else None
 
 
 def _ratio(part: float, whole: float) -> float | None:

@@ -109,16 +109,19 @@ def test_pentanomial_elo_worked_by_hand():
     assert estimate.nelo_error == pytest.approx(1.959963984540054 * 800 / math.log(10) / math.sqrt(8))
 
 
-def test_a_perfect_score_has_an_infinite_elo_and_summary_writes_null():
+def test_a_perfect_score_has_an_infinite_elo_that_summary_writes_as_inf_not_null():
     estimate = wdl_estimate(wins=5, draws=0, losses=0)
     assert estimate.elo == math.inf and estimate.los == 1.0
     summary = summarize([_game(n, 1, 2, 0) for n in range(1, 6)], ["a", "b"])
     # No spread: Wilson's interval, whose lower end for 5 of 5 is a score of 5 / (5 + z^2).
     z2 = 1.959963984540054 ** 2
     lower = 400 * math.log10((5 / (5 + z2)) / (z2 / (5 + z2)))
-    assert summary["elo"] is None
-    assert summary["elo_95"][0] == pytest.approx(lower) and summary["elo_95"][1] is None
+    assert summary["elo"] == "+inf"
+    assert summary["elo_95"][0] == pytest.approx(lower) and summary["elo_95"][1] == "+inf"
     json.dumps(summary, allow_nan=False)
+    # Undefined is not infinite: without games the figures are null.
+    empty = summarize([], ["a", "b"])
+    assert empty["elo"] is None and empty["elo_95"] == [None, None] and empty["los"] is None
 
 
 def test_sprt_bounds_and_verdicts():
@@ -293,7 +296,8 @@ def test_history_ends_at_the_summary_figures():
 def test_text_shows_fastchess_lines_and_the_tables_of_a_round_robin():
     perfect = format_summary(summarize([_game(n, 1, 2, 0) for n in range(1, 5)], ["a", "b"],
                                        SprtSettings(0, 5)))
-    assert "Elo: +inf +/- -" in perfect and "LLR: " in perfect and "[0.00, 5.00]" in perfect
+    assert "Elo: +inf, 95 % interval [+7.03, +inf]" in perfect
+    assert "LLR: " in perfect and "[0.00, 5.00]" in perfect
     results = [GameResult(n, i, j, 0 if score else 1, Termination.NORMAL)
                for n, (i, j, score) in enumerate(_cross(HAND_TABLE), 1)]
     text = format_summary(summarize(results, ["a", "b", "c"]))
