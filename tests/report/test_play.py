@@ -1,0 +1,215 @@
+"""A person plays the random engine in a real browser, in each of the ten games.
+
+``olympiad-referee play`` runs as a process with the random engine; Debian's headless Chromium
+opens its page and plays a whole game by clicks (small boards where the game allows, a move
+limit where it would be long). The test chooses each move with the rules, preferring the
+compound kinds (captures, Surakarta's loop captures, laoCoon's ring step with its disc and its
+placements, Argon's two stones, Kolem's placements and steps, Cookie Disco's rolls, a domino),
+then clicks the cells that move names, one by one, where the page marks them: the page only
+offers what the server's rules allow. Then the game's SGF record and results row are checked
+against the rules, and the engine process must be gone with the command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import BLACK, find_game
+from engine.drawing import board_geometry
+from referee.records.sgf import read_sgf
+from referee.report.replay import game_of
+
+from .browser import Browser, find_chromium
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found (chromium, chromium-browser or google-chrome "
+                             "on PATH); .ci/run installs Debian's chromium")
+
+RANDOM_ENGINE = f"{sys.executable} -m protocol.cli --algorithm random --seed 7"
+# Each game's command-line settings: a small board where the game has one, a move limit where a
+# random game would be long; the moves the test prefers (a pattern on the move text); the kinds
+# of move the person must have made by clicks in the game (patterns, each matched by a move).
+GAMES = {
+    "loa": (["--max-moves", "16"], r"x", [r"^[a-h]\d-", r"x"]),
+    "breakthrough": (["--boardsize", "4x5"], r"x", [r"x"]),
+    "knightthrough": (["--boardsize", "4x6"], r"x", [r"-|x"]),
+    "clobber": (["--boardsize", "4"], r"x", [r"x"]),
+    "domineering": (["--boardsize", "4"], r"-", [r"^([a-d])(\d)-\1\d$"]),
+    "surakarta": (["--max-moves", "30"], r"x", [r"x"]),
+    "kolem": (["--max-moves", "30"], r"-", [r"^[a-e]\d$", r"-"]),
+    "argon": (["--boardsize", "5"], r"\+|x", [r"\+", r"-|x"]),
+    "laocoon": (["--max-moves", "12"], r"\+", [r"^[a-h]\d$", r"-[a-h]\d\+"]),
+    "cookiedisco": (["--max-moves", "12"], r">", [r"^-?\d+,-?\d+$", r">"]),
+}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = Browser(CHROMIUM)
+    yield chromium
+    chromium.close()
+
+
+class PlayCommand:
+    """``olympiad-referee play`` as a process, its page's address read from what it prints."""
+
+    def __init__(self, out: Path, game: str, *extra: str) -> None:
+        self.out = out
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee", "play", "--game", game, "--engine", RANDOM_ENGINE,
+             "--no-browser", "--out", str(out), "--time", "120", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        line = self.process.stderr.readline()
+        found = re.search(r"play at (http://127\.0\.0\.1:\d+/)", line)
+        assert found, line + self.process.stderr.read()
+        self.url = found.group(1)
+
+    def engine_pids(self) -> list[int]:
+        """The processes of the command's session other than the command itself."""
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and int(entry.name) != self.process.pid:
+                try:
+                    if os.getsid(int(entry.name)) == self.process.pid:
+                        pids.append(int(entry.name))
+                except OSError:
+                    pass
+        return pids
+
+    def stop(self) -> str:
+        """End the command (if it has not ended) and return what it wrote to standard error."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            _, errors = self.process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, errors = self.process.communicate()
+        return errors
+
+
+def until(browser: Browser, condition: str, timeout: float = 20.0) -> None:
+    """Wait until the JavaScript ``condition`` holds in the page, checked every few
+    milliseconds inside the page (quicker than asking from here again and again)."""
+    waited = browser.evaluate(
+        f"new Promise((resolve) => {{ const end = performance.now() + {timeout * 1000}; "
+        f"const check = () => {{ if ({condition}) resolve(true); "
+        f"else if (performance.now() > end) resolve(false); else setTimeout(check, 5); }}; "
+        f"check(); }})")
+    assert waited, f"still false after {timeout} s: {condition}"
+
+
+def page_state(browser: Browser) -> dict:
+    return browser.evaluate("page.state && {ply: page.state.ply, moves: page.state.moves, "
+                            "your_turn: page.state.your_turn, ended: page.state.ended, "
+                            "holder: page.state.holder}")
+
+
+def wait_for_turn(browser: Browser, after: int) -> dict:
+    """Wait until the person is to move at a ply past ``after``, or the game has ended."""
+    until(browser, f"page.state && page.state.holder && page.state.ply > {after} && "
+                   f"(page.state.your_turn || page.state.ended !== null)")
+    return page_state(browser)
+
+
+def click_move(browser: Browser, position, text: str) -> None:
+    """Make the move ``text`` on the page: click each cell it names where the page marks it,
+    then the move's button if the cells leave a choice."""
+    geometry = board_geometry(position)
+    cells = [geometry.name(cell) for cell in geometry.cells_in(text) if cell is not None] \
+        if geometry else []
+    for index, cell in enumerate(cells):
+        selector = f'#board .spot.next[data-at="{cell}"]'
+        assert browser.evaluate(f"!!document.querySelector({json.dumps(selector)})"), \
+            f"{text}: the page does not offer {cell} after {cells[:index]}"
+        browser.click(selector)
+        chosen = " ".join(cells[:index + 1])
+        until(browser, f"document.body.dataset.chosen === {json.dumps(chosen)} || "
+                       f"page.state.ply !== {position.ply}")
+    if browser.evaluate(f"page.state.ply === {position.ply}"):
+        button = f'#complete button[data-move="{text}"]'
+        until(browser, f"!!document.querySelector({json.dumps(button)}) || "
+                       f"page.state.ply !== {position.ply}")
+        if browser.evaluate(f"page.state.ply === {position.ply}"):
+            browser.click(button)
+
+
+def choose(position, prefer: str, rng: random.Random) -> str:
+    """A legal move, of the preferred kind when there is one."""
+    texts = position.legal_move_texts()
+    preferred = [text for text in texts if re.search(prefer, text)]
+    return rng.choice(preferred or texts)
+
+
+def check_record(out: Path, played: list[str]) -> None:
+    """The results row and the SGF record hold the game the page showed, and the rules agree
+    with how it ended."""
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["moves"] == played
+    sgf = read_sgf((out / "games" / "game-0001.sgf").read_text())
+    moves = [node.get("B", node.get("W"))[0] for node in sgf.nodes if "B" in node or "W" in node]
+    assert moves == played
+    position = game_of(row).position_after(moves)
+    if position.outcome is not None:
+        assert (row["result"], row["termination"]) == (position.outcome.result,
+                                                        position.outcome.termination.value)
+    else:
+        assert row["termination"] in ("move_limit", "resign"), row
+
+
+def game_of_page(browser: Browser):
+    """The position the page shows, rebuilt with the rules from the game, options and board
+    size the page was given and the moves it lists."""
+    state = browser.evaluate("({game: page.state.game, options: page.state.options, "
+                             "size: page.state.size, moves: page.state.moves})")
+    kind = find_game(state["game"])
+    size = tuple(state["size"]) if state["size"] and kind.size_limits else None
+    return kind(state["options"], size).position_after(state["moves"])
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_whole_game_by_clicks(browser, tmp_path, game):
+    """The first game ends as a person ends it, by closing the page (the command ends by
+    itself); the others by Ctrl-C once the game is over."""
+    extra, prefer, kinds = GAMES[game]
+    command = PlayCommand(tmp_path / "out", game, *extra)
+    rng = random.Random(game)
+    leave_page = game == next(iter(GAMES))
+    try:
+        browser.open(command.url)
+        state = wait_for_turn(browser, -1)
+        while not state["ended"]:
+            position = game_of_page(browser)
+            text = choose(position, prefer, rng)
+            click_move(browser, position, text)
+            state = wait_for_turn(browser, position.ply)
+            assert state["moves"][position.ply] == text
+        assert browser.errors == []
+        until(browser, "page.state.run_over")
+        time.sleep(0.1)  # the run's own Ctrl-C handler is gone
+        if leave_page:
+            browser.open("about:blank")
+            command.process.wait(10)
+    finally:
+        browser.open("about:blank")
+        errors = command.stop()
+    assert command.process.returncode == (0 if leave_page else 130), errors
+    assert command.engine_pids() == []
+    check_record(command.out, state["moves"])
+    first = find_game(game).first_player
+    mine = state["moves"][first != BLACK::2]  # the person plays black
+    for kind in kinds:
+        assert any(re.search(kind, text) for text in mine), (kind, mine)
