@@ -47,7 +47,7 @@ function cellsUrl(path, cells) {
 
 function clockText(seconds) {
   if (seconds === null || seconds === undefined) return "–";
-  const whole = Math.max(0, seconds);
+  const whole = Math.floor(Math.max(0, seconds) * 10) / 10;  // a clock shows what is left
   const minutes = Math.floor(whole / 60);
   const rest = whole - 60 * minutes;
   return `${minutes}:${rest < 10 ? "0" : ""}${rest.toFixed(1)}`;

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
+import re
+import subprocess
+import sys
 import threading
 import time
 
@@ -32,8 +36,8 @@ from referee.report.seat import SeatServer, choices, why_not
 class Page:
     """Requests as the page makes them (or as a forger would), to one server."""
 
-    def __init__(self, server: SeatServer) -> None:
-        self.port = server.httpd.server_address[1]
+    def __init__(self, port: int) -> None:
+        self.port = port
         self.token = ""
 
     def call(self, method: str, path: str, body: dict | None = None,
@@ -83,7 +87,7 @@ def table():
         play_game(setup, [HumanChannel(seat), engine], random.Random(1), observer=seat.moved)),
         daemon=True)
     thread.start()
-    page = Page(server)
+    page = Page(server.httpd.server_address[1])
     page.claim()
     yield seat, page, records
     seat.close()
@@ -221,3 +225,42 @@ def test_a_compound_move_is_its_cells_in_order():
     after_step = choices(position, [ring, step])
     assert disc in after_step["next"] and after_step["complete"] == []
     assert choices(position, [ring, step, disc]) == {"next": {}, "complete": [text]}
+
+
+def test_a_person_takes_a_seat_in_a_match(tmp_path):
+    """``match --engine human``: two games against the random engine, colours alternating,
+    the person's moves coming over HTTP; the usual records."""
+    engine = f"{sys.executable} -m protocol.cli --algorithm random --seed 5"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee", "match", "--game", "domineering", "--boardsize", "3",
+         "--engine", "human", "--engine", engine, "--games", "2", "--time", "60",
+         "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "DISPLAY": "", "WAYLAND_DISPLAY": ""})
+    try:
+        port = int(re.search(r"play at http://127\.0\.0\.1:(\d+)/",
+                             process.stderr.readline()).group(1))
+        page = Page(port)
+        page.claim()
+        deadline = time.monotonic() + 30
+        while process.poll() is None and time.monotonic() < deadline:
+            try:
+                state = page.state()
+                if state["your_turn"]:
+                    position = find_game("domineering")({}, (3, 3)).position_after(
+                        state["moves"])
+                    page.move(position.legal_move_texts()[0], state["ply"])
+            except OSError:  # the run has ended meanwhile, and the page's server with it
+                pass
+            time.sleep(0.01)
+        _, errors = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert process.returncode == 0, errors
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text()
+            .splitlines()]
+    assert [(row["black"], row["white"]) for row in rows] == [("human", engine),
+                                                              (engine, "human")]
+    for row in rows:
+        final = find_game("domineering")({}, (3, 3)).position_after(row["moves"])
+        assert (row["result"], row["termination"]) == (final.outcome.result, "normal")

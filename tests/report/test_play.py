@@ -213,3 +213,65 @@ def test_a_whole_game_by_clicks(browser, tmp_path, game):
     mine = state["moves"][first != BLACK::2]  # the person plays black
     for kind in kinds:
         assert any(re.search(kind, text) for text in mine), (kind, mine)
+
+
+def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp_path):
+    """Around the moves: an illegal click and a typed illegal move are refused with the rules'
+    reason, the board flips and hides its coordinates, both clocks show, a takeback undoes a
+    move and its reply, resigning ends the game, the record can be saved, and a new game has
+    the colours swapped; both games are in the records."""
+    command = PlayCommand(tmp_path / "out", "breakthrough", "--boardsize", "4x5",
+                          "--colour", "white")
+    try:
+        browser.open(command.url)
+        wait_for_turn(browser, -1)
+        clocks = browser.evaluate("[...document.querySelectorAll('.clock')].map((clock) => "
+                                  "[clock.dataset.colour, clock.querySelector('.time').textContent,"
+                                  " clock.classList.contains('running')])")
+        assert [(colour, running) for colour, _, running in clocks] == [("black", False),
+                                                                        ("white", True)]
+        assert all(re.fullmatch(r"[12]:[0-5]\d\.\d", time) for _, time, _ in clocks), clocks
+        # A click the rules do not allow is refused with their reason; so is a typed move.
+        browser.click('#board .spot.next[data-at="a2"]')
+        until(browser, "document.body.dataset.chosen === 'a2'")
+        browser.click('#board [data-square="a4"]')
+        until(browser, "document.getElementById('message').textContent.startsWith('a2-a4: ')")
+        browser.evaluate("document.getElementById('typed-move').value = 'b2-b4'")
+        browser.click("#typed button")
+        until(browser, "document.getElementById('message').textContent.startsWith('b2-b4: ')")
+        # Flipped, a1 is at the top; the coordinates can be hidden.
+        low = browser.evaluate("document.querySelector('[data-square=\"a1\"]')"
+                               ".getBoundingClientRect().y")
+        browser.click("#flip")
+        until(browser, f"document.querySelector('[data-square=\"a1\"]')"
+                       f".getBoundingClientRect().y < {low}")
+        browser.click("#coordinates")
+        assert browser.evaluate("getComputedStyle(document.querySelector('#board .coordinate'))"
+                                ".display") == "none"
+        # A move and the reply to it, taken back.
+        click_move(browser, game_of_page(browser), "a2-a3")
+        wait_for_turn(browser, 0)
+        browser.click("#takeback")
+        until(browser, "page.state.ply === 0 && page.state.your_turn")
+        click_move(browser, game_of_page(browser), "b2-b3")
+        wait_for_turn(browser, 0)
+        browser.click("#resign")
+        until(browser, "page.state.ended !== null && page.state.run_over")
+        assert "RE[B+]" in browser.evaluate("fetch('/record').then((answer) => answer.text())")
+        browser.click("#new-game")
+        until(browser, "page.state.game_no === 2 && page.state.person === 'black' && "
+                       "page.state.your_turn")
+        assert browser.evaluate("page.state.ply") == 1  # white, the engine, moved first
+        browser.click("#resign")
+        until(browser, "page.state.ended !== null && page.state.run_over")
+        assert [error for error in browser.errors if "409" not in error] == []
+        time.sleep(0.1)
+    finally:
+        browser.open("about:blank")
+        errors = command.stop()
+    assert command.process.returncode == 130, errors
+    assert command.engine_pids() == []
+    rows = [json.loads(line) for line in (command.out / "results.jsonl").read_text().splitlines()]
+    assert [(row["white"], row["result"], row["termination"]) for row in rows] == [
+        ("human", "B+", "resign"), (RANDOM_ENGINE, "W+", "resign")]
+    assert rows[0]["moves"][0] == "b2-b3" and len(rows[0]["moves"]) == 2
