@@ -12,7 +12,7 @@ import datetime
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -67,6 +67,31 @@ def default_out(game: str) -> Path:
     return path
 
 
+def clock_options(main_time: float) -> Callable[[Any], Any]:
+    """The clock flags (``--time`` with the default ``main_time``, ``--increment``,
+    ``--byoyomi``, ``--stones``, ``--move-time``), as one decorator for ``match`` and ``play``."""
+    options = [
+        click.option("--time", "main_time", type=DecimalRange(0), default=main_time,
+                     show_default=True, help="Each side's main time for a game, in seconds."),
+        click.option("--increment", type=DecimalRange(0), default=0.0, show_default=True,
+                     help="Seconds added to a side's clock after each of its moves in main "
+                          "time."),
+        click.option("--byoyomi", type=DecimalRange(0), default=0.0, show_default=True,
+                     metavar="SECONDS",
+                     help="Canadian byo-yomi after main time: a period's seconds."),
+        click.option("--stones", type=WholeRange(0), default=0, show_default=True,
+                     help="Moves to play in each byo-yomi period."),
+        click.option("--move-time", type=DecimalRange(0, min_open=True), default=None,
+                     metavar="SECONDS",
+                     help="Fixed time per move, instead of main time and byo-yomi.")]
+
+    def decorate(function: Any) -> Any:
+        for option in reversed(options):
+            function = option(function)
+        return function
+    return decorate
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=PROGRAM, message="%(prog)s %(version)s")
 def cli() -> None:
@@ -100,16 +125,7 @@ def cli() -> None:
               show_default=True, help="Order in which the book's openings are used.")
 @click.option("--opening-start", type=WholeRange(1), default=1, show_default=True,
               metavar="K", help="The book's opening (1-based) that the first pair plays.")
-@click.option("--time", "main_time", type=DecimalRange(0), default=60.0,
-              show_default=True, help="Each side's main time for a game, in seconds.")
-@click.option("--increment", type=DecimalRange(0), default=0.0, show_default=True,
-              help="Seconds added to a side's clock after each of its moves in main time.")
-@click.option("--byoyomi", type=DecimalRange(0), default=0.0, show_default=True,
-              metavar="SECONDS", help="Canadian byo-yomi after main time: a period's seconds.")
-@click.option("--stones", type=WholeRange(0), default=0, show_default=True,
-              help="Moves to play in each byo-yomi period.")
-@click.option("--move-time", type=DecimalRange(0, min_open=True), default=None,
-              metavar="SECONDS", help="Fixed time per move, instead of main time and byo-yomi.")
+@clock_options(main_time=60.0)
 @click.option("--time-margin", type=DecimalRange(0), default=0.0, show_default=True,
               metavar="SECONDS", help="Grace before a late move loses on time.")
 @click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
@@ -182,16 +198,7 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option (repeatable).")
 @click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")
-@click.option("--time", "main_time", type=DecimalRange(0), default=600.0, show_default=True,
-              help="Each side's main time for a game, in seconds.")
-@click.option("--increment", type=DecimalRange(0), default=0.0, show_default=True,
-              help="Seconds added to a side's clock after each of its moves in main time.")
-@click.option("--byoyomi", type=DecimalRange(0), default=0.0, show_default=True,
-              metavar="SECONDS", help="Canadian byo-yomi after main time: a period's seconds.")
-@click.option("--stones", type=WholeRange(0), default=0, show_default=True,
-              help="Moves to play in each byo-yomi period.")
-@click.option("--move-time", type=DecimalRange(0, min_open=True), default=None,
-              metavar="SECONDS", help="Fixed time per move, instead of main time and byo-yomi.")
+@clock_options(main_time=600.0)
 @click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Plies after which a game is a draw (termination move_limit).")
 @click.option("--name", default=HUMAN, show_default=True, help="Your name in the records.")

@@ -264,3 +264,13 @@ def test_a_person_takes_a_seat_in_a_match(tmp_path):
     for row in rows:
         final = find_game("domineering")({}, (3, 3)).position_after(row["moves"])
         assert (row["result"], row["termination"]) == (final.outcome.result, "normal")
+
+
+def test_the_engines_view_is_shown_until_the_next_move(table):
+    """The hook for an engine's evaluation and PV: shown in the state, cleared by a move."""
+    seat, page, records = table
+    page.my_turn()
+    seat.set_analysis({"score": 35, "pv": ["a1-a2", "b1-c1"]})
+    assert page.state()["analysis"] == {"score": 35, "pv": ["a1-a2", "b1-c1"]}
+    assert page.move("a1-a2", 0)[0] == 200
+    assert page.my_turn(0)["analysis"] is None
