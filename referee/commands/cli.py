@@ -222,8 +222,9 @@ def play(game: str, engine: str, colour: str, options: tuple[str, ...], boardsiz
                                                                           control=control)
     engines = (person, machine) if colour == "black" else (machine, person)
     settings = MatchSettings(setup, engines, 1, out or default_out(f"play-{setup.game}"))
-    with seated(engines, port, not no_browser) as (seat, observers, starter):
-        return play_games(settings, seat, observers, starter)
+    seat = seated(engines, port, not no_browser, offers_new_games=True)
+    with seat as (person, observers, starter):
+        return play_games(settings, person, observers, starter)
 
 
 def _anchor(text: str | None) -> tuple[str, float] | None:

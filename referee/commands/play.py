@@ -53,18 +53,18 @@ def open_browser(url: str) -> None:
 
 @contextmanager
 def seated(engines: Sequence[EngineSpec], port: int, browser: bool,
-           timeout: float = DEFAULT_COMMAND_TIMEOUT
+           timeout: float = DEFAULT_COMMAND_TIMEOUT, offers_new_games: bool = False
            ) -> Iterator[tuple[Seat | None, list[RunObserver], Starter | None]]:
     """For a run whose engines include ``human``: the seat, served on 127.0.0.1 (its address
     printed, the browser opened when ``browser``), its observer and the starter; nothing
-    otherwise."""
+    otherwise. ``offers_new_games``: the person may ask for another game (``play``)."""
     humans = [spec for spec in engines if spec.command == HUMAN]
     if not humans:
         yield None, [], None
         return
     if len(humans) > 1:
         raise click.UsageError("one person at a time: --engine human is given twice")
-    seat = Seat()
+    seat = Seat(offers_new_games)
     try:
         server = SeatServer(seat, port)
     except OSError as error:

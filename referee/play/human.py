@@ -61,7 +61,8 @@ class Seat:
     """One person's place at the board; see the module docstring. Thread-safe: the game loop,
     the page's requests and the run's observer all call it."""
 
-    def __init__(self) -> None:
+    def __init__(self, offers_new_games: bool = False) -> None:
+        self.offers_new_games = offers_new_games  # the person may ask for another game
         self.lock = threading.Condition()
         self.version = 0
         self.game: Game | None = None
@@ -239,6 +240,8 @@ class Seat:
         """The person asks for another game (colours swapped), once this one is over."""
         with self.lock:
             self._check_holder(token)
+            if not self.offers_new_games:
+                self._refuse("new game: the run decides which games are played")
             if self.ended is None:
                 self._refuse("new game: the game in progress is not over")
             self.next_game = True
@@ -369,6 +372,9 @@ class HumanChannel(Channel):
         return ""
 
     def _play(self, colour: str, text: str) -> str:
+        position = self.seat.position
+        if position is not None and parse_colour(colour) != position.to_move:
+            raise GameError(f"illegal move: it is {COLOUR_NAMES[position.to_move]}'s turn")
         self.seat.moved(len(self.seat.moves) + 1, text)
         return ""
 

@@ -141,6 +141,7 @@ function render() {
   $("takeback").disabled = !state.your_turn || state.ply < 2;
   $("resign").disabled = !state.your_turn;
   $("new-game").disabled = !state.ended || !state.holder;
+  $("new-game").hidden = !state.offers_new_games;
   const analysis = state.analysis;
   $("analysis").hidden = !analysis;
   if (analysis) {

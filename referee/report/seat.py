@@ -180,6 +180,7 @@ def state(seat: Seat, token: str | None, flipped: bool) -> dict[str, Any]:
             "running": None if running is None else COLOUR_NAMES[running],
             "clock_elapsed": round(time.monotonic() - seat.clock_started, 3),
             "ended": seat.ended, "run_over": seat.run_over, "analysis": seat.analysis,
+            "offers_new_games": seat.offers_new_games,
         }
 
 
