@@ -100,6 +100,7 @@ class Seat:
     # --- the game, as the referee's commands and its observer tell it --------------------------
 
     def set_game(self, game: Game) -> None:
+        """A game is set up (``set_game``, ``boardsize``, ``clear_board``): its start."""
         with self.lock:
             self.game, self.position, self.moves = game, game.initial_position(), []
             self.ended, self.analysis, self.waiting = None, None, None

@@ -13,7 +13,6 @@ against the rules, and the engine process must be gone with the command.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
@@ -75,17 +74,20 @@ class PlayCommand:
         assert found, line + self.process.stderr.read()
         self.url = found.group(1)
 
-    def engine_pids(self) -> list[int]:
-        """The processes of the command's session other than the command itself."""
-        pids = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit() and int(entry.name) != self.process.pid:
-                try:
-                    if os.getsid(int(entry.name)) == self.process.pid:
-                        pids.append(int(entry.name))
-                except OSError:
-                    pass
-        return pids
+    def descendants(self) -> set[int]:
+        """The processes started below the command (the engine, its keeper), by parent ids."""
+        parents = {}
+        for pid in alive():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:  # ended meanwhile
+                continue
+            parents[pid] = int(stat[stat.rindex(")") + 2:].split()[1])
+        found, frontier = set(), {self.process.pid}
+        while frontier:
+            frontier = {pid for pid, parent in parents.items() if parent in frontier}
+            found |= frontier
+        return found
 
     def stop(self) -> str:
         """End the command (if it has not ended) and return what it wrote to standard error."""
@@ -97,6 +99,10 @@ class PlayCommand:
             self.process.kill()
             _, errors = self.process.communicate()
         return errors
+
+
+def alive() -> set[int]:
+    return {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()}
 
 
 def until(browser: Browser, condition: str, timeout: float = 20.0) -> None:
@@ -127,8 +133,16 @@ def click_move(browser: Browser, position, text: str) -> None:
     """Make the move ``text`` on the page: click each cell it names where the page marks it,
     then the move's button if the cells leave a choice."""
     geometry = board_geometry(position)
-    cells = [geometry.name(cell) for cell in geometry.cells_in(text) if cell is not None] \
-        if geometry else []
+
+    def cells_of(move: str) -> list[str]:
+        return [geometry.name(cell) for cell in geometry.cells_in(move) if cell is not None]
+
+    cells = cells_of(text)
+    # The page marks exactly the cells that begin a legal move.
+    offered = browser.evaluate("[...document.querySelectorAll('#board .spot.next')]"
+                               ".map((spot) => spot.dataset.at)")
+    assert sorted(offered) == sorted({cells_of(move)[0] for move in position.legal_move_texts()
+                                      if cells_of(move)})
     for index, cell in enumerate(cells):
         selector = f'#board .spot.next[data-at="{cell}"]'
         assert browser.evaluate(f"!!document.querySelector({json.dumps(selector)})"), \
@@ -182,15 +196,16 @@ def game_of_page(browser: Browser):
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_whole_game_by_clicks(browser, tmp_path, game):
-    """The first game ends as a person ends it, by closing the page (the command ends by
-    itself); the others by Ctrl-C once the game is over."""
+    """A game to its end (or the move limit) by clicks; then Ctrl-C ends the command, whose
+    engine has stopped with the run."""
     extra, prefer, kinds = GAMES[game]
     command = PlayCommand(tmp_path / "out", game, *extra)
     rng = random.Random(game)
-    leave_page = game == next(iter(GAMES))
     try:
         browser.open(command.url)
         state = wait_for_turn(browser, -1)
+        engine = command.descendants()
+        assert engine  # the engine and its keeper
         while not state["ended"]:
             position = game_of_page(browser)
             text = choose(position, prefer, rng)
@@ -200,14 +215,11 @@ def test_a_whole_game_by_clicks(browser, tmp_path, game):
         assert browser.errors == []
         until(browser, "page.state.run_over")
         time.sleep(0.1)  # the run's own Ctrl-C handler is gone
-        if leave_page:
-            browser.open("about:blank")
-            command.process.wait(10)
     finally:
         browser.open("about:blank")
         errors = command.stop()
-    assert command.process.returncode == (0 if leave_page else 130), errors
-    assert command.engine_pids() == []
+    assert command.process.returncode == 130, errors
+    assert not engine & alive()
     check_record(command.out, state["moves"])
     first = find_game(game).first_player
     mine = state["moves"][first != BLACK::2]  # the person plays black
@@ -270,8 +282,41 @@ def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp
         browser.open("about:blank")
         errors = command.stop()
     assert command.process.returncode == 130, errors
-    assert command.engine_pids() == []
+    assert not command.descendants()
     rows = [json.loads(line) for line in (command.out / "results.jsonl").read_text().splitlines()]
     assert [(row["white"], row["result"], row["termination"]) for row in rows] == [
         ("human", "B+", "resign"), (RANDOM_ENGINE, "W+", "resign")]
     assert rows[0]["moves"][0] == "b2-b3" and len(rows[0]["moves"]) == 2
+
+
+@pytest.mark.parametrize("how", ["page closed", "Ctrl-C twice"])
+def test_the_engine_is_gone_when_the_page_or_the_command_closes_mid_game(browser, tmp_path,
+                                                                          how):
+    """Closing the page in the middle of a game resigns it and ends the command; two Ctrl-Cs
+    end it at once, the unfinished game unrecorded. The engine is gone either way."""
+    command = PlayCommand(tmp_path / "out", "clobber", "--boardsize", "4")
+    try:
+        browser.open(command.url)
+        wait_for_turn(browser, -1)
+        engine = command.descendants()
+        assert engine
+        if how == "page closed":
+            browser.open("about:blank")
+            command.process.wait(10)
+        else:
+            for _ in range(2):
+                command.process.send_signal(signal.SIGINT)
+                time.sleep(0.2)
+            command.process.wait(10)
+    finally:
+        browser.open("about:blank")
+        errors = command.stop()
+    assert not engine & alive()
+    results = command.out / "results.jsonl"
+    if how == "page closed":
+        assert command.process.returncode == 0, errors
+        row = json.loads(results.read_text())
+        assert (row["termination"], row["reason"]) == ("resign", "black resigned")
+    else:
+        assert command.process.returncode == 130, errors
+        assert not results.exists() or results.read_text() == ""
