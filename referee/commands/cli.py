@@ -30,7 +30,7 @@ from ..text import one_line, parse_anchor
 from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
 from .check import check
 from .engine_settings import engine_specs, time_control
-from .match import PROGRAM, MatchSettings, run_match
+from .match import PROGRAM, MatchSettings, check_programs, run_match
 from .openings import openings
 from .play import play_games, seated
 from .render import render
@@ -182,9 +182,11 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         anchor=_anchor(values["anchor"]),
         concurrency=values["concurrency"],
         cluster=values["cluster"], report_every=values["report_every"])
-    if HUMAN in commands and (settings.concurrency > 1 or settings.cluster):
-        raise click.UsageError("a person (--engine human) plays one game at a time, here: "
-                               "--concurrency 1, no --cluster")
+    if HUMAN in commands:
+        if settings.concurrency > 1 or settings.cluster:
+            raise click.UsageError("a person (--engine human) plays one game at a time, here: "
+                                   "--concurrency 1, no --cluster")
+        check_programs(specs)  # before the person is sent to a page
     with serving(settings.out, values["serve"], values["serve_host"]) as observers, \
             seated(specs, 0, True, values["command_timeout"]) as (_, seat_observers, starter):
         return run_match(settings, observers + seat_observers, starter)
@@ -221,6 +223,7 @@ def play(game: str, engine: str, colour: str, options: tuple[str, ...], boardsiz
     person, machine = EngineSpec(HUMAN, name, control=control), EngineSpec(engine, engine,
                                                                           control=control)
     engines = (person, machine) if colour == "black" else (machine, person)
+    check_programs(engines)  # before the person is sent to a page
     settings = MatchSettings(setup, engines, 1, out or default_out(f"play-{setup.game}"))
     seat = seated(engines, port, not no_browser, offers_new_games=True)
     with seat as (person, observers, starter):

@@ -274,3 +274,20 @@ def test_the_engines_view_is_shown_until_the_next_move(table):
     assert page.state()["analysis"] == {"score": 35, "pv": ["a1-a2", "b1-c1"]}
     assert page.move("a1-a2", 0)[0] == 200
     assert page.my_turn(0)["analysis"] is None
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["--engine", "nosuchprog"], "engine 2 (nosuchprog) cannot start: 'nosuchprog' not found"),
+    (["--engine", "cat", "--name", "cat"], "--name 'cat' is the engine's name too"),
+    (["--engine", "cat", "--boardsize", "9"], "loa is played on a fixed board"),
+])
+def test_play_refuses_a_bad_command_line_in_one_line_before_anything_starts(
+        tmp_path, capsys, words, expected):
+    from referee.commands import cli
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["play", "--game", "loa", "--no-browser", "--out", str(tmp_path / "out"),
+                  *words])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert expected in error and error.count("\n") == 1 and "play at" not in error
+    assert not (tmp_path / "out").exists()
