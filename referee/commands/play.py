@@ -1,4 +1,5 @@
-"""``olympiad-referee play``: a person plays an engine in the browser, and a person's seat in a match.
+"""``olympiad-referee play`` (a person plays an engine in the browser) and a person's seat in
+a match (``match --engine human``).
 
 The person is an engine of the run like any other (``human``, :mod:`referee.play.human`): the
 referee plays the game with its own loop and rules, clocks and records (SGF and results in

@@ -113,8 +113,10 @@ function showChoices(found) {
 
 function render() {
   const state = page.state;
-  $("title").textContent = state.title ? `${state.title}, game ${state.game_no}` : "waiting for the game";
-  $("players").textContent = state.players[0] ? `black ${state.players[0]} – white ${state.players[1]}` : "";
+  $("title").textContent =
+    state.title ? `${state.title}, game ${state.game_no}` : "waiting for the game";
+  $("players").textContent =
+    state.players[0] ? `black ${state.players[0]} – white ${state.players[1]}` : "";
   const board = $("board");
   board.innerHTML = state.board || "";
   board.dataset.ply = String(state.ply);
@@ -130,7 +132,10 @@ function render() {
   list.scrollTop = list.scrollHeight;
   let status;
   if (!state.holder) status = "This game is open in another tab: you are watching.";
-  else if (state.ended) status = `Game over: ${state.ended.result} (${state.ended.termination}: ${state.ended.reason}).`;
+  else if (state.ended) {
+    const {result, termination, reason} = state.ended;
+    status = `Game over: ${result} (${termination}: ${reason}).`;
+  }
   else if (state.your_turn) status = `Your move (${state.to_move}).`;
   else if (state.to_move) status = `${state.to_move} is thinking…`;
   else status = "Waiting for the game to start.";
@@ -277,7 +282,8 @@ async function start() {
   $("board").addEventListener("pointerdown", onPress);
   $("board").addEventListener("pointerup", onRelease);
   $("flip").addEventListener("click", () => { page.flipped = !page.flipped; reload(); });
-  $("coordinates").addEventListener("click", () => document.body.classList.toggle("no-coordinates"));
+  $("coordinates").addEventListener("click",
+                                    () => document.body.classList.toggle("no-coordinates"));
   $("resign").addEventListener("click", () => action("/resign"));
   $("takeback").addEventListener("click", () => action("/takeback"));
   $("new-game").addEventListener("click", () => action("/new"));

@@ -1,4 +1,5 @@
-"""The page a person plays on: a small loopback HTTP server over one :class:`~referee.play.human.Seat`.
+"""The page a person plays on: a small HTTP server on 127.0.0.1 over one person's seat
+(:class:`~referee.play.human.Seat`).
 
 The page (``play.js``) knows no rules. It asks the server for the state (the board drawn by the
 project's drawing layer, the moves, the clocks, whose turn) and, as the person clicks, for the
