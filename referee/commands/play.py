@@ -7,7 +7,8 @@ referee plays the game with its own loop and rules, clocks and records (SGF and 
 (:mod:`referee.report.seat`). ``play`` is a match of one game; when the person asks for a new
 game on the page, the same run goes on with one more game, colours swapped (the schedule
 alternates them). It ends when the person closes the page after a game (or resigns the game in
-progress by closing it), or on Ctrl-C; the engine is stopped either way.
+progress by closing it), or on Ctrl-C (which resigns the game in progress too); the engine is
+stopped either way.
 
 ``match --engine human`` seats a person in a match or event the same way (one game at a time).
 """
@@ -19,6 +20,7 @@ import os
 import sys
 import threading
 import webbrowser
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Iterator, Sequence
@@ -31,6 +33,7 @@ from ..play.entrants import EngineSpec, Starter, start_engine
 from ..play.human import HUMAN, HumanChannel, Seat
 from ..report.seat import SeatObserver, SeatServer
 from ..run.observer import RunObserver
+from ..run.runner import POOL
 from .match import PROGRAM, MatchSettings, run_match
 
 
@@ -82,10 +85,35 @@ def seated(engines: Sequence[EngineSpec], port: int, browser: bool,
 
 def play_games(settings: MatchSettings, seat: Seat, observers: list[RunObserver],
                starter: Starter) -> int:
-    """One game, then one more each time the person asks for it; the run's exit status."""
+    """One game, then one more each time the person asks for it; the exit status.
+
+    Each game's run goes on in a thread of its own, so that Ctrl-C reaches this one at once:
+    the person resigns the game in progress (it is recorded as any game) and the command ends
+    with status 130; a second Ctrl-C stops the engine at once, the game unrecorded.
+    """
     run = functools.partial(run_match, observers=observers, starter=starter)
-    status = run(settings)
-    while status == 0 and seat.wait_for_next_game():
-        settings = replace(settings, games=settings.games + 1)
-        status = run(settings)
-    return status
+    with ThreadPoolExecutor(1, thread_name_prefix="play") as games:
+        while True:
+            future = games.submit(run, settings)
+            try:
+                status = future.result()
+            except KeyboardInterrupt:
+                return _stop(seat, future)
+            if status != 0 or not seat.wait_for_next_game():
+                return status
+            settings = replace(settings, games=settings.games + 1)
+
+
+def _stop(seat: Seat, game: Future) -> int:
+    """After a Ctrl-C: the person resigns the game in progress, which ends the run; a second
+    Ctrl-C kills the engine and the run ends at once."""
+    seat.close()
+    click.echo(f"{PROGRAM}: stopping: you resign the game in progress (Ctrl-C again to stop "
+               f"now, the game unrecorded)", err=True)
+    try:
+        game.result()
+    except KeyboardInterrupt:
+        POOL.stop()
+        click.echo(f"{PROGRAM}: stopping now", err=True)
+        game.result()
+    return 130
