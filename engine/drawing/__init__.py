@@ -22,7 +22,7 @@ from ..core import COLOUR_NAMES, Position
 from .boards import DARK, LIGHT, Grid, Hexes
 from .canvas import UNIT, Canvas
 
-__all__ = ["svg", "caption", "square_board", "bitboard_pieces", "Canvas", "Grid", "Hexes",
+__all__ = ["svg", "board_geometry", "caption", "square_board", "bitboard_pieces", "Canvas", "Grid", "Hexes",
            "UNIT"]
 
 
@@ -50,6 +50,16 @@ def svg(position: Position, last_move: str | None = None, flipped: bool = False,
                   else "none", "data-last-move": last_move}
     return canvas.svg(position.game.name, f"{position.game.title}: {caption(position, last_move)}",
                       attributes)
+
+
+def board_geometry(position: Position, flipped: bool = False) -> Grid | Hexes | None:
+    """The geometry ``position``'s picture is drawn on (:class:`Grid` or :class:`Hexes`):
+    where each cell lies in the picture drawn with the same ``flipped``, and the cells a move
+    text names, for a page that puts its own marks on the picture (the cells a person may
+    click). ``None`` for a picture without one."""
+    canvas = Canvas(flipped)
+    position.draw(canvas)
+    return canvas.board
 
 
 def caption(position: Position, last_move: str | None = None) -> str:

@@ -12,14 +12,17 @@ import datetime
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
+from engine import COLOUR_NAMES
 from protocol import __version__
 
 from ..plan.openings import ORDERS
 from ..plan.setup import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup
+from ..play.entrants import EngineSpec
+from ..play.human import HUMAN
 from ..records.config import ConfigError, config_words, read_config
 from ..report.server import DEFAULT_HOST, DEFAULT_PORT
 from ..stats.sprt import SprtError, parse_sprt
@@ -27,8 +30,9 @@ from ..text import one_line, parse_anchor
 from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
 from .check import check
 from .engine_settings import engine_specs, time_control
-from .match import PROGRAM, MatchSettings, run_match
+from .match import PROGRAM, MatchSettings, check_programs, run_match
 from .openings import openings
+from .play import play_games, seated
 from .render import render
 from .report import report, serve, serving
 from .stats import stats_command
@@ -63,6 +67,31 @@ def default_out(game: str) -> Path:
     return path
 
 
+def clock_options(main_time: float) -> Callable[[Any], Any]:
+    """The clock flags (``--time`` with the default ``main_time``, ``--increment``,
+    ``--byoyomi``, ``--stones``, ``--move-time``), as one decorator for ``match`` and ``play``."""
+    options = [
+        click.option("--time", "main_time", type=DecimalRange(0), default=main_time,
+                     show_default=True, help="Each side's main time for a game, in seconds."),
+        click.option("--increment", type=DecimalRange(0), default=0.0, show_default=True,
+                     help="Seconds added to a side's clock after each of its moves in main "
+                          "time."),
+        click.option("--byoyomi", type=DecimalRange(0), default=0.0, show_default=True,
+                     metavar="SECONDS",
+                     help="Canadian byo-yomi after main time: a period's seconds."),
+        click.option("--stones", type=WholeRange(0), default=0, show_default=True,
+                     help="Moves to play in each byo-yomi period."),
+        click.option("--move-time", type=DecimalRange(0, min_open=True), default=None,
+                     metavar="SECONDS",
+                     help="Fixed time per move, instead of main time and byo-yomi.")]
+
+    def decorate(function: Any) -> Any:
+        for option in reversed(options):
+            function = option(function)
+        return function
+    return decorate
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=PROGRAM, message="%(prog)s %(version)s")
 def cli() -> None:
@@ -77,7 +106,8 @@ def cli() -> None:
               help="A game option, sent to both engines with set_game (repeatable).")
 @click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")
 @click.option("--engine", "engines", multiple=True, metavar="CMD",
-              help="Shell-style command line starting an engine (at least two).")
+              help="Shell-style command line starting an engine (at least two); "
+                   "'human' seats a person, who plays in the browser.")
 @click.option("--engine-option", "engine_options", multiple=True, metavar="N:KEY=VALUE",
               help="A setting of engine N (1-based): name, dir, init (a command sent after "
                    "start-up), time, increment, byoyomi, stones, move-time (repeatable).")
@@ -95,16 +125,7 @@ def cli() -> None:
               show_default=True, help="Order in which the book's openings are used.")
 @click.option("--opening-start", type=WholeRange(1), default=1, show_default=True,
               metavar="K", help="The book's opening (1-based) that the first pair plays.")
-@click.option("--time", "main_time", type=DecimalRange(0), default=60.0,
-              show_default=True, help="Each side's main time for a game, in seconds.")
-@click.option("--increment", type=DecimalRange(0), default=0.0, show_default=True,
-              help="Seconds added to a side's clock after each of its moves in main time.")
-@click.option("--byoyomi", type=DecimalRange(0), default=0.0, show_default=True,
-              metavar="SECONDS", help="Canadian byo-yomi after main time: a period's seconds.")
-@click.option("--stones", type=WholeRange(0), default=0, show_default=True,
-              help="Moves to play in each byo-yomi period.")
-@click.option("--move-time", type=DecimalRange(0, min_open=True), default=None,
-              metavar="SECONDS", help="Fixed time per move, instead of main time and byo-yomi.")
+@clock_options(main_time=60.0)
 @click.option("--time-margin", type=DecimalRange(0), default=0.0, show_default=True,
               metavar="SECONDS", help="Grace before a late move loses on time.")
 @click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
@@ -161,8 +182,52 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         anchor=_anchor(values["anchor"]),
         concurrency=values["concurrency"],
         cluster=values["cluster"], report_every=values["report_every"])
-    with serving(settings.out, values["serve"], values["serve_host"]) as observers:
-        return run_match(settings, observers)
+    if HUMAN in commands:
+        if settings.concurrency > 1 or settings.cluster:
+            raise click.UsageError("a person (--engine human) plays one game at a time, here: "
+                                   "--concurrency 1, no --cluster")
+        check_programs(specs)  # before the person is sent to a page
+    with serving(settings.out, values["serve"], values["serve_host"]) as observers, \
+            seated(specs, 0, True, values["command_timeout"]) as (_, seat_observers, starter):
+        return run_match(settings, observers + seat_observers, starter)
+
+
+@cli.command(context_settings={"max_content_width": 100})
+@click.option("--game", required=True, help="Game name or alias.")
+@click.option("--engine", required=True, metavar="CMD", help="The engine's command line.")
+@click.option("--colour", "--color", "colour", type=click.Choice(COLOUR_NAMES), default="black",
+              show_default=True, help="The colour you play in the first game.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option (repeatable).")
+@click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")
+@clock_options(main_time=600.0)
+@click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
+              help="Plies after which a game is a draw (termination move_limit).")
+@click.option("--name", default=HUMAN, show_default=True, help="Your name in the records.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the records (SGF, results). Default: play-GAME-DATE.")
+@click.option("--port", type=WholeRange(0, 65535), default=0, show_default=True,
+              help="Port of the page on 127.0.0.1 (0: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the page's address, open no browser.")
+def play(game: str, engine: str, colour: str, options: tuple[str, ...], boardsize: str | None,
+         main_time: float, increment: float, byoyomi: float, stones: int,
+         move_time: float | None, max_moves: int, name: str, out: Path | None, port: int,
+         no_browser: bool) -> int:
+    """Play an engine yourself in the browser, refereed and recorded like any game."""
+    check_engines((HUMAN, engine))
+    if name == engine:
+        raise click.UsageError(f"--name {name!r} is the engine's name too; choose another")
+    control = time_control(main_time, increment, byoyomi, stones, move_time)
+    setup = build_setup(game, parse_options(options), parse_size(boardsize) if boardsize else None,
+                        control=control, max_moves=max_moves)
+    person, machine = EngineSpec(HUMAN, name, control=control), EngineSpec(engine, engine,
+                                                                          control=control)
+    engines = (person, machine) if colour == "black" else (machine, person)
+    check_programs(engines)  # before the person is sent to a page
+    settings = MatchSettings(setup, engines, 1, out or default_out(f"play-{setup.game}"))
+    seat = seated(engines, port, not no_browser, offers_new_games=True)
+    with seat as (person, observers, starter):
+        return play_games(settings, person, observers, starter)
 
 
 def _anchor(text: str | None) -> tuple[str, float] | None:

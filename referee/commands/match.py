@@ -30,7 +30,15 @@ import click
 
 from ..plan.schedule import plan
 from ..plan.setup import Opening, Setup
-from ..play.entrants import EngineSetupError, EngineSpec, cannot_start, own_name, unique_names
+from ..play.entrants import (
+    EngineSetupError,
+    EngineSpec,
+    Starter,
+    cannot_start,
+    own_name,
+    unique_names,
+)
+from ..play.human import HUMAN
 from ..records.folder import (
     RESULTS_NAME,
     FolderBusy,
@@ -105,7 +113,7 @@ class MatchSettings:
 def check_programs(engines: Sequence[EngineSpec]) -> None:
     """Refuse the run when an engine's program cannot be started at all."""
     for index, spec in enumerate(engines, 1):
-        why = cannot_start(spec)
+        why = None if spec.command == HUMAN else cannot_start(spec)
         if why:
             raise click.UsageError(f"engine {index} ({spec.name or spec.command}) cannot start: "
                                    f"{why}")
@@ -182,8 +190,11 @@ def interruptible(runner: Runner) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) -> int:
-    """Check, lock, plan and play; return the exit status (see the module docstring)."""
+def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = (),
+              starter: Starter | None = None) -> int:
+    """Check, lock, plan and play; return the exit status (see the module docstring).
+    ``starter`` starts the engines instead of :func:`~referee.play.entrants.start_engine` (a
+    person's seat, :mod:`.play`)."""
     if settings.cluster is None or settings.cluster.startswith("local"):
         check_programs(settings.engines)
     if settings.sprt is not None and len(settings.engines) != 2:
@@ -225,7 +236,7 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
             settings, sprt=SprtSettings(**saved["sprt"]) if saved.get("sprt") else None,
             anchor=(saved["anchor"]["name"], saved["anchor"]["elo"]) if saved.get("anchor")
             else None)
-        return _play(settings, planned_with(saved["seed"]), saved["seed"], observers)
+        return _play(settings, planned_with(saved["seed"]), saved["seed"], observers, starter)
     except WriteFailed as error:
         click.echo(f"{PROGRAM}: error: {error}", err=True)
         return 1
@@ -234,7 +245,7 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = ()) ->
 
 
 def _play(settings: MatchSettings, planned: list, seed: int,
-          observers: Sequence[RunObserver]) -> int:
+          observers: Sequence[RunObserver], starter: Starter | None = None) -> int:
     executor = make_executor(settings)
     results = ResultsFile(settings.out / RESULTS_NAME)
     if results.unreadable:
@@ -246,7 +257,7 @@ def _play(settings: MatchSettings, planned: list, seed: int,
                   settings.anchor)
         runner = Runner(run, executor, results,
                         Observers([Progress(settings.report_every), ProgressBar(), ReportWriter(),
-                                   *observers]))
+                                   *observers]), starter)
         done = run.tally.games
         resumed = f", resuming after {done} finished" if done else ""
         if done > len(planned):

@@ -45,6 +45,7 @@ from .channel import (
     IllFormedAnswer,
 )
 from .clock import Clock
+from .human import TakeBack
 
 # Seconds an engine may take to answer a command other than genmove before the rest is charged to
 # its clock: a round trip through a pipe and a busy scheduler, with room to spare, but too short
@@ -192,17 +193,23 @@ class _Referee:
         seconds, stones = clock.time_left()
         self.tell(colour, f"time_left {name} {seconds_text(seconds)} {stones}")
         start = time.monotonic()
+        taking_back = False
         try:
             answer = self.ask(colour, f"genmove {name}", start + clock.budget())
         except GtpFailure as failure:
             raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered genmove with a "
                           f"failure: {one_line(str(failure))}") from None
+        except TakeBack:
+            taking_back = True
         finally:
             elapsed = time.monotonic() - start
             self.used[colour] += elapsed
             in_time = clock.charge(elapsed)
         if not in_time:
             raise Forfeit(colour, Termination.TIMEOUT, f"{name} ran out of time")
+        if taking_back:
+            self.take_back()
+            return
         if answer.lower() == "resign":
             raise Forfeit(colour, Termination.RESIGN, f"{name} resigned")
         try:
@@ -218,6 +225,28 @@ class _Referee:
         if position.outcome is None:
             self.ask_or_refuse(1 - colour, f"play {name} {text}")
         self.notify()
+
+    def take_back(self) -> None:
+        """Take back the last two moves (a person's and the reply to it, at the person's
+        request: :class:`~.human.TakeBack`) on the board and in both engines; an engine that
+        cannot ``undo`` is set up again and sent the moves left. The time spent stays spent;
+        an opening's moves are never taken back."""
+        if len(self.moves) - (len(self.opening.moves) if self.opening else 0) < 2:
+            return
+        for _ in range(2):
+            self.position.undo()
+            self.moves.pop()
+            self.clock_after_move.pop()
+            self.timed_moves[self.position.to_move] -= 1
+        for colour in (0, 1):
+            try:
+                for _ in range(2):
+                    self.ask(colour, "undo")
+            except GtpFailure:
+                self.ask_or_refuse(colour, "clear_board")
+                for ply, text in enumerate(self.moves):
+                    mover = COLOUR_NAMES[(self.game.first_player + ply) % 2]
+                    self.ask_or_refuse(colour, f"play {mover} {text}")
 
     def notify(self) -> None:
         """Tell the observer (if any) of the move just played, with both clocks after it."""

@@ -1,0 +1,411 @@
+"""The page a person plays on: a small HTTP server on 127.0.0.1 over one person's seat
+(:class:`~referee.play.human.Seat`).
+
+The page (``play.js``) knows no rules. It asks the server for the state (the board drawn by the
+project's drawing layer, the moves, the clocks, whose turn) and, as the person clicks, for the
+cells that may follow the cells clicked so far (:func:`choices`): these come from the rules'
+``legal_moves``, each move's text split into the cells it names by the board's own geometry, so
+every compound move (a capture, laoCoon's ring step and disc, Argon's two stones, Domineering's
+domino, Cookie Disco's roll) is built by clicking its cells in the order the move names them.
+A click that no legal move allows is explained by the rules' own reason (:func:`why_not`).
+
+Everything the page sends goes through the seat, which refuses and logs what it does not take
+(a forged or illegal move, a stale ply, a second tab); the server refuses requests that are not
+the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Requests:
+
+=======================  ==================================================================
+``GET /``                the page
+``POST /claim``          a token for this tab, or 409 while another tab holds the seat
+``GET /state``           the state (``since=VERSION`` waits up to :data:`LONG_POLL` seconds
+                         for a change; ``token``, ``flipped``)
+``GET /choices``         the cells that may follow ``cell=...`` (repeated) at ``ply``
+``GET /why``             why the cells ``cell=...`` make no legal move
+``GET /record``          the game so far as SGF
+``POST /move``           ``{"token", "ply", "move"}``; also ``/resign``, ``/takeback``
+                         (``{"token", "ply"}``), ``/new`` and ``/leave`` (``{"token"}``)
+=======================  ==================================================================
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
+
+from engine import COLOUR_NAMES, GameError, IllegalMoveError, Position
+from engine.drawing import board_geometry, svg
+
+from ..play.human import HUMAN, Seat, SeatRefused, log
+from ..records.folder import sgf_text
+from ..run.observer import Run, RunObserver
+
+LOOPBACK = "127.0.0.1"
+# Seconds a request for the state waits for a change before it answers all the same.
+LONG_POLL = 10.0
+# The largest request body the page sends (a move and a token).
+MAX_BODY = 4096
+# How the cells of a click may be joined into a move's text, to ask the rules why it is refused.
+_JOINS = ("-", "x", "+", ">")
+
+
+def move_cells(position: Position, flipped: bool) -> tuple[list[tuple[str, tuple[str, ...]]],
+                                                             dict[str, tuple[float, float]]]:
+    """Every legal move's text with the names of the cells it names, in order, and where each
+    of those cells lies in the picture (``flipped`` as drawn)."""
+    geometry = board_geometry(position, flipped)
+    moves, spots = [], {}
+    for text in position.legal_move_texts():
+        cells = [cell for cell in geometry.cells_in(text) if cell is not None] if geometry else []
+        names = tuple(geometry.name(cell) for cell in cells)
+        for cell, name in zip(cells, names):
+            if name not in spots:
+                spots[name] = tuple(round(value, 2) for value in geometry.centre(cell))
+        moves.append((text, names))
+    return moves, spots
+
+
+def choices(position: Position, chosen: list[str], flipped: bool = False) -> dict[str, Any]:
+    """What may follow the cells ``chosen`` so far: ``next``, the cells that continue some
+    legal move (name: centre in the picture), and ``complete``, the moves those cells already
+    make (several when moves differ only in what is not a cell, one with ``next`` empty when
+    the move is made).
+
+    >>> from engine import find_game
+    >>> position = find_game("domineering")({}, (3, 3)).initial_position()
+    >>> sorted(choices(position, ["a1"])["next"]), choices(position, ["a1", "a2"])["complete"]
+    (['a2'], ['a1-a2'])
+    """
+    moves, spots = _moves_of(position, flipped)
+    depth = len(chosen)
+    following = [(text, cells) for text, cells in moves if list(cells[:depth]) == chosen]
+    next_cells = sorted({cells[depth] for _, cells in following if len(cells) > depth})
+    return {"next": {name: spots[name] for name in next_cells},
+            "complete": [text for text, cells in following if len(cells) == depth]}
+
+
+# The moves of the last few positions asked about, by position and moves played.
+_CACHE: dict[tuple, tuple] = {}
+
+
+def _moves_of(position: Position, flipped: bool):
+    """:func:`move_cells`, worked out once per position and picture: a person clicks several
+    times on each."""
+    key = (id(position), repr(position.game), tuple(map(repr, position.moves)), flipped)
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) >= 8:
+            _CACHE.clear()
+        found = _CACHE[key] = move_cells(position, flipped)
+    return found
+
+
+def why_not(position: Position, chosen: list[str]) -> str:
+    """Why the cells ``chosen`` make no legal move, in the rules' words where the cells joined
+    as the game writes moves make a move the rules refuse."""
+    if position.outcome is not None:
+        return "the game is over"
+    texts = [chosen[0]] if len(chosen) == 1 else [join.join(chosen) for join in _JOINS]
+    for text in texts:
+        try:
+            position.parse_move(text)
+        except IllegalMoveError as error:
+            return str(error)
+        except GameError:
+            continue
+    if len(chosen) == 1:
+        return f"{chosen[0]}: no legal move starts there"
+    return f"{' then '.join(chosen)}: not a legal move in this position"
+
+
+class SeatObserver(RunObserver):
+    """Tells the seat what the referee knows and the channel does not: the players, both
+    clocks after every move, the last move of a game, how each game ended."""
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat = seat
+
+    def run_started(self, run: Run) -> None:
+        self.run = run
+
+    def game_started(self, game) -> None:
+        specs = (self.run.engines[game.black], self.run.engines[game.white])
+        controls = [spec.control or self.run.setup.control for spec in specs]
+        person = next((colour for colour, spec in enumerate(specs) if spec.command == HUMAN),
+                      None)
+        self.seat.game_started(game.game_no, (specs[0].name, specs[1].name),
+                               (controls[0].main, controls[1].main), person)
+
+    def move_played(self, game_no: int, ply: int, move: str,
+                    clocks: tuple[float, float]) -> None:
+        try:
+            self.seat.moved(ply, move, clocks)
+        except GameError:
+            pass  # the seat follows the referee's game only while it is set up for it
+
+    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+        self.seat.finished(row["game_no"], row["result"], row["termination"], row["reason"])
+
+    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+        self.seat.finish_run()
+
+
+def state(seat: Seat, token: str | None, flipped: bool) -> dict[str, Any]:
+    """What the page shows, as JSON data."""
+    holds = seat.seen(token)
+    with seat.lock:
+        position = seat.position
+        game = seat.game
+        moves = list(seat.moves)
+        over = position is not None and position.outcome is not None
+        your_turn = holds and seat.waiting is not None
+        running = None if position is None or over or seat.ended else position.to_move
+        return {
+            "version": seat.version, "holder": holds, "closed": seat.closed,
+            "game": game.name if game else None, "title": game.title if game else "",
+            "options": dict(game.settings) if game else {},
+            "size": list(game.size) if game and game.size else None,
+            "game_no": seat.game_no, "players": list(seat.players),
+            "person": None if seat.person is None else COLOUR_NAMES[seat.person],
+            "ply": len(moves), "moves": moves,
+            "to_move": None if position is None or over else COLOUR_NAMES[position.to_move],
+            "your_turn": your_turn,
+            "board": None if position is None else svg(position, moves[-1] if moves else None,
+                                                       flipped, with_caption=True),
+            "choices": choices(position, [], flipped) if your_turn else None,
+            "clocks": list(seat.clocks),
+            "running": None if running is None else COLOUR_NAMES[running],
+            "clock_elapsed": round(time.monotonic() - seat.clock_started, 3),
+            "ended": seat.ended, "run_over": seat.run_over, "analysis": seat.analysis,
+            "offers_new_games": seat.offers_new_games,
+        }
+
+
+def record(seat: Seat) -> str:
+    """The game so far (or just ended) as an SGF record."""
+    with seat.lock:
+        game = seat.game
+        ended = seat.ended or {"result": "?", "termination": "unfinished",
+                               "reason": f"{len(seat.moves)} moves played"}
+        row = {"game": game.name if game else "", "game_no": seat.game_no,
+               "black": seat.players[0], "white": seat.players[1], "result": ended["result"],
+               "termination": ended["termination"], "reason": ended["reason"],
+               "moves": list(seat.moves), "size": list(game.size) if game and game.size else None,
+               "options": dict(game.settings) if game else {},
+               "first_player": COLOUR_NAMES[game.first_player] if game else "black"}
+    return sgf_text(row)
+
+
+def _page() -> bytes:
+    folder = resources.files(__package__)
+    css = folder.joinpath("play.css").read_text(encoding="utf-8")
+    script = folder.joinpath("play.js").read_text(encoding="utf-8")
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="icon" href="data:,"><title>olympiad-referee play</title>'
+            f"<style>{css}</style></head><body>"
+            f"{_BODY}<script>{script}</script></body></html>\n").encode()
+
+
+_BODY = """
+<header><h1 id="title">olympiad-referee play</h1><p id="players"></p></header>
+<main>
+  <section id="board-side">
+    <div class="clock" id="clock-top"><span class="name"></span><span class="time"></span></div>
+    <div id="board"></div>
+    <div class="clock" id="clock-bottom"><span class="name"></span><span class="time"></span></div>
+  </section>
+  <section id="panel">
+    <p id="status" role="status"></p>
+    <p id="message" role="alert"></p>
+    <div id="complete"></div>
+    <form id="typed"><input id="typed-move" autocomplete="off" placeholder="or type a move">
+      <button type="submit">play</button></form>
+    <div id="buttons">
+      <button id="flip">flip board</button><button id="coordinates">coordinates</button>
+      <button id="takeback">take back</button><button id="resign">resign</button>
+      <button id="save">save record</button><button id="new-game">new game</button>
+    </div>
+    <div id="analysis" hidden><h2>Engine</h2><p id="score"></p><p id="pv"></p></div>
+    <h2>Moves</h2><ol id="moves"></ol>
+  </section>
+</main>
+"""
+
+
+def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]]) -> type[BaseHTTPRequestHandler]:
+    """The request handler class for one seat; ``allowed_hosts()`` gives the ``Host`` values
+    (``127.0.0.1:PORT``, ``localhost:PORT``) this server answers to."""
+    page = _page()
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "olympiad-referee-play"
+
+        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            if not self._our_host():
+                return
+            url = urlsplit(self.path)
+            query = parse_qs(url.query)
+            flipped = query.get("flipped", ["0"])[0] == "1"
+            if url.path == "/":
+                self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
+            elif url.path == "/state":
+                since = _integer(query.get("since", [""])[0])
+                if since is not None:
+                    seat.wait_for_change(since, LONG_POLL)
+                self._json(state(seat, query.get("token", [None])[0], flipped))
+            elif url.path in ("/choices", "/why"):
+                self._cells(url.path, query, flipped)
+            elif url.path == "/record":
+                self._send(HTTPStatus.OK, record(seat).encode(), "application/x-go-sgf",
+                           {"Content-Disposition": 'attachment; filename="game.sgf"'})
+            else:
+                self._json({"error": f"no such page: {url.path}"}, HTTPStatus.NOT_FOUND)
+
+        def _cells(self, path: str, query: dict[str, list[str]], flipped: bool) -> None:
+            chosen = query.get("cell", [])
+            ply = _integer(query.get("ply", [""])[0])
+            with seat.lock:
+                position = seat.position
+                if position is None or ply != len(seat.moves):
+                    self._json({"error": "stale ply: reload the state"}, HTTPStatus.CONFLICT)
+                    return
+                if path == "/choices":
+                    self._json(choices(position, chosen, flipped))
+                else:
+                    self._json({"reason": why_not(position, chosen) if chosen else ""})
+
+        def do_POST(self) -> None:  # noqa: N802
+            if not self._our_host() or not self._our_origin():
+                return
+            path = urlsplit(self.path).path
+            body = self._body()
+            if body is None:
+                return
+            token, ply = str(body.get("token", "")), _integer(body.get("ply"))
+            try:
+                if path == "/claim":
+                    answer: dict[str, Any] = {"token": seat.claim()}
+                elif path == "/move":
+                    answer = {"move": seat.submit(token, -1 if ply is None else ply,
+                                                  str(body.get("move", ""))[:200])}
+                elif path == "/resign":
+                    seat.resign(token, -1 if ply is None else ply)
+                    answer = {}
+                elif path == "/takeback":
+                    seat.take_back(token, -1 if ply is None else ply)
+                    answer = {}
+                elif path == "/new":
+                    seat.ask_next_game(token)
+                    answer = {}
+                elif path == "/leave":
+                    seat.leave(token)
+                    answer = {}
+                else:
+                    self._json({"error": f"no such request: {path}"}, HTTPStatus.NOT_FOUND)
+                    return
+            except SeatRefused as refused:
+                self._json({"error": str(refused)}, HTTPStatus.CONFLICT)
+                return
+            self._json(answer)
+
+        def _body(self) -> dict[str, Any] | None:
+            """The request's JSON object, or ``None`` after answering 400 (logged)."""
+            try:
+                length = int(self.headers.get("Content-Length", "0"))
+            except ValueError:
+                length = -1
+            if not 0 <= length <= MAX_BODY:
+                return self._bad(f"a request body of {length} bytes (at most {MAX_BODY})")
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                return self._bad("a request body that is not JSON")
+            if not isinstance(body, dict):
+                return self._bad("a request body that is not a JSON object")
+            return body
+
+        def _bad(self, what: str) -> None:
+            log_refusal(f"{self.command} {self.path}: {what}")
+            self._json({"error": f"refused {what}"}, HTTPStatus.BAD_REQUEST)
+            return None
+
+        def _our_host(self) -> bool:
+            if self.headers.get("Host", "") in allowed_hosts():
+                return True
+            self._bad(f"a request for host {self.headers.get('Host', '')!r}")
+            return False
+
+        def _our_origin(self) -> bool:
+            origin = self.headers.get("Origin")
+            if origin is None or origin.removeprefix("http://") in allowed_hosts():
+                return True
+            self._bad(f"a request from another site ({origin})")
+            return False
+
+        def _json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
+            self._send(status, json.dumps(data, ensure_ascii=False).encode(),
+                       "application/json; charset=utf-8")
+
+        def _send(self, status: HTTPStatus, body: bytes, kind: str,
+                  headers: dict[str, str] | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the page went away meanwhile
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass  # refusals are logged by the seat; the terminal belongs to the game's progress
+
+    return Handler
+
+
+def log_refusal(what: str) -> None:
+    """Log a request refused before it reached the seat."""
+    log.warning("refused from the page: %s", what)
+
+
+def _integer(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+class SeatServer:
+    """The page of ``seat`` served on 127.0.0.1 at ``port`` (0: any free port) from a daemon
+    thread; raises ``OSError`` when the port cannot be bound."""
+
+    def __init__(self, seat: Seat, port: int = 0) -> None:
+        self.seat = seat
+        self.httpd = ThreadingHTTPServer((LOOPBACK, port), _handler(seat, self._hosts))
+        self.httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.1,),
+                                        name="seat server", daemon=True)
+        self._thread.start()
+
+    def _hosts(self) -> set[str]:
+        port = self.httpd.server_address[1]
+        return {f"{LOOPBACK}:{port}", f"localhost:{port}"}
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.httpd.server_address[1]}/"
+
+    def stop(self) -> None:
+        self.seat.close()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join()

@@ -1,0 +1,336 @@
+"""A person plays the random engine in a real browser, in each of the ten games.
+
+``olympiad-referee play`` runs as a process with the random engine; Debian's headless Chromium
+opens its page and plays a whole game by clicks (small boards where the game allows, a move
+limit where it would be long). The test chooses each move with the rules, preferring the
+compound kinds (captures, Surakarta's loop captures, laoCoon's ring step with its disc and its
+placements, Argon's two stones, Kolem's placements and steps, Cookie Disco's rolls, a domino),
+then clicks the cells that move names, one by one, where the page marks them: the page only
+offers what the server's rules allow. Then the game's SGF record and results row are checked
+against the rules, and the engine process must be gone with the command.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import BLACK, find_game
+from engine.drawing import board_geometry
+from referee.records.sgf import read_sgf
+from referee.report.replay import game_of
+
+from .browser import Browser, find_chromium
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found (chromium, chromium-browser or google-chrome "
+                             "on PATH); .ci/run installs Debian's chromium")
+
+RANDOM_ENGINE = f"{sys.executable} -m protocol.cli --algorithm random --seed 7"
+# Each game's command-line settings: a small board where the game has one, a move limit where a
+# random game would be long; the moves the test prefers (a pattern on the move text); the kinds
+# of move the person must have made by clicks in the game (patterns, each matched by a move).
+GAMES = {
+    "loa": (["--max-moves", "16"], r"x", [r"^[a-h]\d-", r"x"]),
+    "breakthrough": (["--boardsize", "4x5"], r"x", [r"x"]),
+    "knightthrough": (["--boardsize", "4x6"], r"x", [r"-|x"]),
+    "clobber": (["--boardsize", "4"], r"x", [r"x"]),
+    "domineering": (["--boardsize", "4"], r"-", [r"^([a-d])(\d)-\1\d$"]),
+    "surakarta": (["--max-moves", "30"], r"x", [r"x"]),
+    "kolem": (["--max-moves", "30"], r"-", [r"^[a-e]\d$", r"-"]),
+    "argon": (["--boardsize", "5"], r"\+|x", [r"\+", r"-|x"]),
+    # The random variant: its layout is drawn by the referee; a placement that could be
+    # followed by a swap is chosen with the page's button.
+    "laocoon": (["--max-moves", "12", "--option", "variant=random"], r"^[a-h]\d$|-.*\+",
+                [r"^[a-h]\d$", r"-[a-h]\d\+"]),
+    "cookiedisco": (["--max-moves", "12"], r">", [r"^-?\d+,-?\d+$", r">"]),
+}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = Browser(CHROMIUM)
+    yield chromium
+    chromium.close()
+
+
+class PlayCommand:
+    """``olympiad-referee play`` as a process, its page's address read from what it prints."""
+
+    def __init__(self, out: Path, game: str, *extra: str) -> None:
+        self.out = out
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee", "play", "--game", game, "--engine", RANDOM_ENGINE,
+             "--no-browser", "--out", str(out), "--time", "120", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        line = self.process.stderr.readline()
+        found = re.search(r"play at (http://127\.0\.0\.1:\d+/)", line)
+        assert found, line + self.process.stderr.read()
+        self.url = found.group(1)
+
+    def descendants(self) -> set[int]:
+        """The processes started below the command (the engine, its keeper), by parent ids."""
+        parents = {}
+        for pid in alive():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:  # ended meanwhile
+                continue
+            parents[pid] = int(stat[stat.rindex(")") + 2:].split()[1])
+        found, frontier = set(), {self.process.pid}
+        while frontier:
+            frontier = {pid for pid, parent in parents.items() if parent in frontier}
+            found |= frontier
+        return found
+
+    def stop(self) -> str:
+        """End the command (if it has not ended) and return what it wrote to standard error."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            _, errors = self.process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, errors = self.process.communicate()
+        return errors
+
+
+def alive() -> set[int]:
+    return {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()}
+
+
+def until(browser: Browser, condition: str, timeout: float = 20.0) -> None:
+    """Wait until the JavaScript ``condition`` holds in the page, checked every few
+    milliseconds inside the page (quicker than asking from here again and again)."""
+    waited = browser.evaluate(
+        f"new Promise((resolve) => {{ const end = performance.now() + {timeout * 1000}; "
+        f"const check = () => {{ if ({condition}) resolve(true); "
+        f"else if (performance.now() > end) resolve(false); else setTimeout(check, 5); }}; "
+        f"check(); }})")
+    assert waited, f"still false after {timeout} s: {condition}"
+
+
+def page_state(browser: Browser) -> dict:
+    return browser.evaluate("page.state && {ply: page.state.ply, moves: page.state.moves, "
+                            "your_turn: page.state.your_turn, ended: page.state.ended, "
+                            "holder: page.state.holder}")
+
+
+def wait_for_turn(browser: Browser, after: int) -> dict:
+    """Wait until the person is to move at a ply past ``after``, or the game has ended."""
+    until(browser, f"page.state && page.state.holder && page.state.ply > {after} && "
+                   f"(page.state.your_turn || page.state.ended !== null)")
+    return page_state(browser)
+
+
+def click_move(browser: Browser, position, text: str) -> bool:
+    """Make the move ``text`` on the page: click each cell it names where the page marks it,
+    then the move's button if the cells leave a choice; whether it took the button."""
+    geometry = board_geometry(position)
+
+    def cells_of(move: str) -> list[str]:
+        return [geometry.name(cell) for cell in geometry.cells_in(move) if cell is not None]
+
+    cells = cells_of(text)
+    # The page marks exactly the cells that begin a legal move.
+    offered = browser.evaluate("[...document.querySelectorAll('#board .spot.next')]"
+                               ".map((spot) => spot.dataset.at)")
+    assert sorted(offered) == sorted({cells_of(move)[0] for move in position.legal_move_texts()
+                                      if cells_of(move)})
+    for index, cell in enumerate(cells):
+        selector = f'#board .spot.next[data-at="{cell}"]'
+        assert browser.evaluate(f"!!document.querySelector({json.dumps(selector)})"), \
+            f"{text}: the page does not offer {cell} after {cells[:index]}"
+        browser.click(selector)
+        chosen = " ".join(cells[:index + 1])
+        until(browser, f"document.body.dataset.chosen === {json.dumps(chosen)} || "
+                       f"page.state.ply !== {position.ply}")
+    if browser.evaluate(f"page.state.ply === {position.ply}"):
+        button = f'#complete button[data-move="{text}"]'
+        until(browser, f"!!document.querySelector({json.dumps(button)}) || "
+                       f"page.state.ply !== {position.ply}")
+        if browser.evaluate(f"page.state.ply === {position.ply}"):
+            browser.click(button)
+            return True
+    return False
+
+
+def drag(browser: Browser, origin: str, target: str) -> None:
+    """Press on the cell ``origin`` and let go on ``target``, as a person drags a piece."""
+    def middle(cell: str) -> list[float]:
+        return browser.evaluate(f"(() => {{ const r = document.querySelector("
+                                f"'#board .spot[data-at=\"{cell}\"]').getBoundingClientRect(); "
+                                f"return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
+    x, y = middle(origin)
+    browser.send("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left",
+                 clickCount=1)
+    until(browser, f"document.body.dataset.chosen === '{origin}'")
+    x, y = middle(target)
+    browser.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, button="left")
+    browser.send("Input.dispatchMouseEvent", type="mouseReleased", x=x, y=y, button="left",
+                 clickCount=1)
+
+
+def choose(position, prefer: str, rng: random.Random) -> str:
+    """A legal move, of the preferred kind when there is one."""
+    texts = position.legal_move_texts()
+    preferred = [text for text in texts if re.search(prefer, text)]
+    return rng.choice(preferred or texts)
+
+
+def check_record(out: Path, played: list[str]) -> None:
+    """The results row and the SGF record hold the game the page showed, and the rules agree
+    with how it ended."""
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["moves"] == played
+    sgf = read_sgf((out / "games" / "game-0001.sgf").read_text())
+    moves = [node.get("B", node.get("W"))[0] for node in sgf.nodes if "B" in node or "W" in node]
+    assert moves == played
+    position = game_of(row).position_after(moves)
+    if position.outcome is not None:
+        assert (row["result"], row["termination"]) == (position.outcome.result,
+                                                        position.outcome.termination.value)
+    else:
+        assert row["termination"] in ("move_limit", "resign"), row
+
+
+def game_of_page(browser: Browser):
+    """The position the page shows, rebuilt with the rules from the game, options and board
+    size the page was given and the moves it lists."""
+    state = browser.evaluate("({game: page.state.game, options: page.state.options, "
+                             "size: page.state.size, moves: page.state.moves})")
+    kind = find_game(state["game"])
+    size = tuple(state["size"]) if state["size"] and kind.size_limits else None
+    return kind(state["options"], size).position_after(state["moves"])
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_whole_game_by_clicks(browser, tmp_path, game):
+    """A game to its end (or the move limit) by clicks; then Ctrl-C ends the command, whose
+    engine has stopped with the run."""
+    extra, prefer, kinds = GAMES[game]
+    command = PlayCommand(tmp_path / "out", game, *extra)
+    rng = random.Random(game)
+    try:
+        browser.open(command.url)
+        state = wait_for_turn(browser, -1)
+        engine = command.descendants()
+        assert engine  # the engine and its keeper
+        buttons = 0
+        while not state["ended"]:
+            position = game_of_page(browser)
+            text = choose(position, prefer, rng)
+            buttons += click_move(browser, position, text)
+            state = wait_for_turn(browser, position.ply)
+            assert state["moves"][position.ply] == text
+        assert browser.errors == []
+    finally:
+        browser.open("about:blank")
+        errors = command.stop()
+    assert command.process.returncode == 130, errors
+    assert not engine & alive()
+    check_record(command.out, state["moves"])
+    first = find_game(game).first_player
+    mine = state["moves"][first != BLACK::2]  # the person plays black
+    for kind in kinds:
+        assert any(re.search(kind, text) for text in mine), (kind, mine)
+    if game == "laocoon":  # black's second ring might have been followed by a swap
+        assert buttons == 1
+
+
+def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp_path):
+    """Around the moves: an illegal click and a typed illegal move are refused with the rules'
+    reason, the board flips and hides its coordinates, both clocks show, a takeback undoes a
+    move and its reply, resigning ends the game, the record can be saved, and a new game has
+    the colours swapped; both games are in the records."""
+    command = PlayCommand(tmp_path / "out", "breakthrough", "--boardsize", "4x5",
+                          "--colour", "white")
+    try:
+        browser.open(command.url)
+        wait_for_turn(browser, -1)
+        clocks = browser.evaluate("[...document.querySelectorAll('.clock')].map((clock) => "
+                                  "[clock.dataset.colour, clock.querySelector('.time').textContent,"
+                                  " clock.classList.contains('running')])")
+        assert [(colour, running) for colour, _, running in clocks] == [("black", False),
+                                                                        ("white", True)]
+        assert all(re.fullmatch(r"[12]:[0-5]\d\.\d", time) for _, time, _ in clocks), clocks
+        # A click the rules do not allow is refused with their reason; so is a typed move.
+        browser.click('#board .spot.next[data-at="a2"]')
+        until(browser, "document.body.dataset.chosen === 'a2'")
+        browser.click('#board [data-square="a4"]')
+        until(browser, "document.getElementById('message').textContent.startsWith('a2-a4: ')")
+        browser.evaluate("document.getElementById('typed-move').value = 'b2-b4'")
+        browser.click("#typed button")
+        until(browser, "document.getElementById('message').textContent.startsWith('b2-b4: ')")
+        # Flipped, a1 is at the top; the coordinates can be hidden.
+        low = browser.evaluate("document.querySelector('[data-square=\"a1\"]')"
+                               ".getBoundingClientRect().y")
+        browser.click("#flip")
+        until(browser, f"document.querySelector('[data-square=\"a1\"]')"
+                       f".getBoundingClientRect().y < {low}")
+        browser.click("#coordinates")
+        assert browser.evaluate("getComputedStyle(document.querySelector('#board .coordinate'))"
+                                ".display") == "none"
+        # A move and the reply to it, taken back.
+        click_move(browser, game_of_page(browser), "a2-a3")
+        wait_for_turn(browser, 0)
+        browser.click("#takeback")
+        until(browser, "page.state.ply === 0 && page.state.your_turn")
+        drag(browser, "b2", "b3")
+        wait_for_turn(browser, 0)
+        browser.click("#resign")
+        until(browser, "page.state.ended !== null && page.state.run_over")
+        assert "RE[B+]" in browser.evaluate("fetch('/record').then((answer) => answer.text())")
+        browser.click("#new-game")
+        until(browser, "page.state.game_no === 2 && page.state.person === 'black' && "
+                       "page.state.your_turn")
+        assert browser.evaluate("page.state.ply") == 1  # white, the engine, moved first
+        browser.click("#resign")
+        until(browser, "page.state.ended !== null && page.state.run_over")
+        assert [error for error in browser.errors if "409" not in error] == []
+        time.sleep(0.1)
+    finally:
+        browser.open("about:blank")
+        errors = command.stop()
+    assert command.process.returncode == 130, errors
+    assert not command.descendants()
+    rows = [json.loads(line) for line in (command.out / "results.jsonl").read_text().splitlines()]
+    assert [(row["white"], row["result"], row["termination"]) for row in rows] == [
+        ("human", "B+", "resign"), (RANDOM_ENGINE, "W+", "resign")]
+    assert rows[0]["moves"][0] == "b2-b3" and len(rows[0]["moves"]) == 2
+
+
+@pytest.mark.parametrize("how", ["page closed", "Ctrl-C"])
+def test_the_engine_is_gone_when_the_page_or_the_command_closes_mid_game(browser, tmp_path,
+                                                                          how):
+    """Closing the page in the middle of a game, or Ctrl-C, resigns it for the person (the
+    game is recorded) and ends the command; the engine is gone."""
+    command = PlayCommand(tmp_path / "out", "clobber", "--boardsize", "4")
+    try:
+        browser.open(command.url)
+        wait_for_turn(browser, -1)
+        engine = command.descendants()
+        assert engine
+        if how == "page closed":
+            browser.open("about:blank")
+        else:
+            command.process.send_signal(signal.SIGINT)
+        command.process.wait(10)
+    finally:
+        browser.open("about:blank")
+        errors = command.stop()
+    assert not engine & alive()
+    assert command.process.returncode == (0 if how == "page closed" else 130), errors
+    row = json.loads((command.out / "results.jsonl").read_text())
+    assert (row["termination"], row["reason"]) == ("resign", "black resigned")
