@@ -5,7 +5,8 @@ in-process random movers (no pipes, no processes) on a small board, so that what
 is the referee: its rules check and clocks, the SGF file and results row of every game (each
 flushed to the disk), the summary rewritten after every game, the report's replay, games list
 and page, and the progress line (sent nowhere). Printed for each window of games: the
-referee's wall time per game and the process's resident memory at its end; then the time
+referee's wall time per game and CPU time per game (this process's: the referee and the two in-process movers, so the one
+to compare across windows on a busy machine) and the process's resident memory at its end; then the time
 ``olympiad-referee report`` takes to rebuild the folder's page (replays already written) and
 to rebuild it all (every replay too).
 
@@ -51,14 +52,17 @@ class Windows(RunObserver):
 
     def __init__(self, width: int) -> None:
         self.width = width
-        self.marks: list[tuple[int, float, float]] = []  # games, seconds, MiB
+        self.marks: list[tuple[int, float, float, float]] = []  # games, wall, CPU, MiB
+
+    def mark(self, games: int) -> None:
+        self.marks.append((games, time.perf_counter(), time.process_time(), resident_mib()))
 
     def run_started(self, run: Run) -> None:
-        self.marks.append((0, time.perf_counter(), resident_mib()))
+        self.mark(0)
 
     def game_finished(self, row: dict, summary: dict) -> None:
         if summary["games"] % self.width == 0:
-            self.marks.append((summary["games"], time.perf_counter(), resident_mib()))
+            self.mark(summary["games"])
 
 
 def resident_mib() -> float:
@@ -97,10 +101,12 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
     results.close()
     click.echo(f"{game} {cols}x{rows}: {games} games between two in-process random movers, "
                f"folder {folder}")
-    click.echo(f"{'games':>15}  {'ms/game':>8}  {'resident MiB':>12}")
-    for (start, began, _), (end, ended, mib) in zip(windows.marks, windows.marks[1:]):
-        click.echo(f"{start + 1:>7}-{end:<7}  {1000 * (ended - began) / (end - start):8.3f}  "
-                   f"{mib:12.1f}")
+    click.echo(f"{'games':>15}  {'wall ms/game':>12}  {'CPU ms/game':>11}  {'resident MiB':>12}")
+    for (start, wall, cpu, _), (end, wall_end, cpu_end, mib) in zip(windows.marks,
+                                                                   windows.marks[1:]):
+        games_in = end - start
+        click.echo(f"{start + 1:>7}-{end:<7}  {1000 * (wall_end - wall) / games_in:12.3f}  "
+                   f"{1000 * (cpu_end - cpu) / games_in:11.3f}  {mib:12.1f}")
     began = time.perf_counter()
     write_report(folder)
     click.echo(f"report (replays kept):   {time.perf_counter() - began:6.1f} s")
