@@ -125,14 +125,14 @@ def standing_text(summary: dict[str, Any]) -> str:
     """The bar's short word on the run: the score of a match, the leader of a round robin, and
     the SPRT's log-likelihood ratio with its bounds.
 
-    >>> standing_text({"engines": ["a", "b"], "wdl": [3, 1, 0],
+    >>> standing_text({"engines": ["a", "b"], "wdl": [3, 0, 1],
     ...                "sprt": {"llr": 1.234, "lower": -2.94, "upper": 2.94}})
     'score 3.5-0.5, llr 1.23 (-2.94, 2.94)'
     >>> standing_text({"engines": ["a", "b", "c"], "standings": [{"name": "c", "points": 2.5}]})
     'leader c 2.5'
     """
     if len(summary["engines"]) == 2:
-        wins, draws, losses = summary["wdl"]
+        wins, losses, draws = summary["wdl"]
         text = f"score {wins + draws / 2:g}-{losses + draws / 2:g}"
     else:
         leader = summary["standings"][0]

@@ -13,7 +13,7 @@ def format_summary(summary: Mapping[str, Any]) -> str:
     and terminations), then ratings and the crosstable when there are more than two engines."""
     names = summary["engines"]
     opponent = names[1] if len(names) == 2 else "the field"
-    wins, draws, losses = summary["wdl"]
+    wins, losses, draws = summary["wdl"]
     games = wins + draws + losses
     lines = [f"Results of {names[0]} vs {opponent} ({summary['games']} games, "
              f"{summary['model']} model):",
