@@ -54,7 +54,8 @@ def check_engines(commands: tuple[str, ...]) -> list[str]:
 
 
 def default_out(game: str) -> Path:
-    """A new folder named after the game and the date, e.g. ``loa-20261121-2115``."""
+    """A new folder named after the game, the date and the time, e.g. ``loa-20261121-211500``
+    (``-2``, ``-3``... when that exists)."""
     stem = f"{game}-{datetime.datetime.now():%Y%m%d-%H%M%S}"
     path, number = Path(stem), 1
     while path.exists():
@@ -120,7 +121,8 @@ def cli() -> None:
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Play on a Dask cluster: tcp://HOST:PORT, or local[:N] worker processes.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder; an existing one is resumed. Default: GAME-DATE.")
+              help="Output folder; an existing one is resumed. Default: GAME-DATE-TIME, "
+                   "e.g. loa-20261121-211500.")
 @click.option("--serve", type=WholeRange(0, 65535), is_flag=False, flag_value=DEFAULT_PORT,
               default=None, metavar="[PORT]",
               help=f"Serve the live report on PORT (default {DEFAULT_PORT}) during the run.")
