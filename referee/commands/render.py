@@ -8,8 +8,8 @@ move that is not legal stops the command with a one-line error naming it; the pi
 
 The format follows ``--out``'s extension: ``.svg`` is the drawing itself, ``.png`` the same
 drawing taken by a headless Chromium (:mod:`referee.report.png`). Any other extension, or
-``.png`` without a Chromium installed, is refused before anything is read or written: a file
-never holds another format than its name says.
+``.png`` without a Chromium installed, is refused before anything is written: a file never
+holds another format than its name says.
 """
 
 from __future__ import annotations
@@ -82,7 +82,6 @@ def render(record: Path | None, ply: int | None, game: str | None, boardsize: st
            force: bool) -> None:
     """Draw one position as SVG or PNG: from an SGF RECORD (--ply K) or from --game and
     --moves."""
-    browser = _browser_for(out)
     refuse_overwrite(out, force)
     if (record is None) == (game is None):
         raise click.UsageError("give either an SGF record or --game")
@@ -108,6 +107,7 @@ def render(record: Path | None, ply: int | None, game: str | None, boardsize: st
         raise click.UsageError(f"{record}:{error.line}: {error.reason}") from None
     except GameError as error:
         raise click.UsageError(str(error)) from None
+    browser = _browser_for(out)
     picture = svg(position, last, flip, with_caption=caption)
     try:
         if browser is None:
