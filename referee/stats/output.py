@@ -96,6 +96,21 @@ def format_crosstable(cells: Sequence[Sequence[Any]], names: Sequence[str]) -> s
     return "\n".join(line.rstrip() for line in lines)
 
 
+def format_score_line(summary: Mapping[str, Any]) -> str:
+    """cutechess's line for a run of two engines, which scripts parse: the first engine's wins,
+    losses and draws against the second, its score as a fraction, and the games
+    (cutechess-cli's ``Score of %s vs %s: %d - %d - %d  [%.3f] %d``, two spaces included).
+
+    >>> format_score_line({"engines": ["new", "base"], "wdl": [5, 2, 3], "score": 0.65,
+    ...                    "games": 10})
+    'Score of new vs base: 5 - 2 - 3  [0.650] 10'
+    """
+    first, second = summary["engines"]
+    wins, losses, draws = summary["wdl"]
+    return (f"Score of {first} vs {second}: {wins} - {losses} - {draws}  "
+            f"[{summary['score']:.3f}] {summary['games']}")
+
+
 def _fixed(value: float | None, places: int = 2, missing: str = "-") -> str:
     return missing if value is None else f"{value:.{places}f}"
 
