@@ -88,7 +88,7 @@ def cli() -> None:
                    "play. With --rounds: games per round (default 1).")
 @click.option("--rounds", type=WholeRange(1, MAX_GAMES), default=None, metavar="N",
               help="As in cutechess and fastchess: each pairing plays N rounds of --games "
-                   "games; --games 2 makes each round a pair.")
+                   "games (default 1, with --pairs 2); --games 2 makes each round a pair.")
 @click.option("--gauntlet", type=WholeRange(1), default=None, metavar="N",
               help="Each of the first N engines plays every other; the others do not meet.")
 @click.option("--pairs", is_flag=True,
@@ -180,10 +180,11 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
 
 def _games(games: int | None, rounds: int | None, pairs: bool) -> tuple[int, bool]:
     """Games per pairing and whether in pairs: ``--games`` (default 2), or with ``--rounds``
-    (cutechess, fastchess) rounds of ``--games`` games (default 1), a pair when 2."""
+    (cutechess, fastchess) rounds of ``--games`` games (default: 1, or a pair with
+    ``--pairs``), a pair when 2."""
     if rounds is None:
         return (2 if games is None else games), pairs
-    per_round = 1 if games is None else games
+    per_round = games if games is not None else 2 if pairs else 1
     if per_round * rounds > MAX_GAMES:
         raise click.UsageError(f"--rounds {rounds} of {per_round} games: more than {MAX_GAMES} "
                                f"games per pairing")

@@ -123,6 +123,14 @@ def test_rounds_alone_are_single_games_and_tc_sets_the_clock(tmp_path, capsys):
     assert json.loads((out / "match.json").read_text())["pairs"] is False
 
 
+def test_rounds_with_repeat_are_rounds_of_pairs(tmp_path, capsys):
+    status, printed, _ = run_cli(capsys, "match", "--game", "breakthrough", "--engine", INSTANT,
+                                 "--engine", INSTANT, "-rounds", "2", "-repeat",
+                                 "--max-moves", "4", "--out", str(tmp_path / "out"))
+    assert status == 0
+    assert "4 games in pairs," in printed.splitlines()[0]
+
+
 def test_a_resume_under_another_clock_names_each_setting_old_and_new(tmp_path, capsys):
     base = ["match", "--game", "breakthrough", "--engine", INSTANT, "--engine", INSTANT,
             "--games", "2", "--max-moves", "4", "--out", str(tmp_path / "out"),
