@@ -80,7 +80,7 @@ def test_an_engine_that_never_answers_costs_one_timeout():
 
 
 def test_an_answer_without_its_empty_line_stops_and_names_the_game_checks_skipped():
-    checker = Checker(sloppy("no-blank"), ["breakthrough"], answer_seconds=0.5)
+    checker = Checker(sloppy("no-blank"), ["breakthrough"], answer_seconds=5)
     failed = [result for result in checker.run() if not result.passed]
     assert [(r.name, r.fatal) for r in failed] == [("list_games", True)]
     assert failed[0].detail.startswith("the answer to 'list_games' was not ended by an empty "
