@@ -71,8 +71,17 @@ def test_a_folder_that_is_not_a_venv_is_never_removed(tmp_path, no_ensurepip):
 def test_help_needs_no_environment(tmp_path, no_ensurepip):
     done = run(tmp_path, no_ensurepip, tmp_path / "venv", "--help")
     assert done.returncode == 0
-    assert "./olympiad test" in done.stdout
+    assert done.stdout.startswith("usage: ./olympiad COMMAND")
     assert not (tmp_path / "venv").exists()
+
+
+def test_help_lists_every_command_of_the_referee_and_the_engine_and_tests(tmp_path,
+                                                                          no_ensurepip):
+    from referee.commands import cli
+    done = run(tmp_path, no_ensurepip, tmp_path / "venv", "--help")
+    listed = re.findall(r"^  ([a-z]+)  ", done.stdout, re.M)
+    assert sorted(listed) == sorted([*cli.cli.commands, "engine", "test"])
+    assert len(listed) == len(cli.cli.commands) + 2
 
 
 def test_the_readme_quick_start_is_two_commands_of_the_bootstrap():

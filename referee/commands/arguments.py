@@ -56,7 +56,14 @@ class DecimalRange(_AsciiNumber, click.FloatRange):
     read = staticmethod(decimal)
 
 
-WHOLE = WholeRange()  # any whole number, for options such as --seed
+class Whole(_AsciiNumber, click.types.IntParamType):
+    """Any whole number in ASCII digits, for options such as ``--seed`` (not a range: its
+    help shows no bounds)."""
+
+    read = staticmethod(whole)
+
+
+WHOLE = Whole()
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -9,8 +9,12 @@ rules give them, legal and illegal ``play``, ``undo``, ``genmove`` within ``time
 short game played to its end with ``final_score``.
 
 Each check gives one :class:`CheckResult`; the command prints one line per check and exits with
-status 0 only when all pass. A check that breaks the connection (a crash, a hang, garbage) fails
-with the channel's reason, and the engine is started afresh for the next check.
+status 0 only when all pass. "The engine starts" passes only when the engine answers its first
+command. A check that breaks the connection (the engine exits, gives no answer in time, does
+not end an answer with an empty line, or writes what is not a GTP answer) is a fatal failure:
+the engine can no longer be talked to, and starting it again would only repeat the failure
+for every check after it. The check stops there with one line saying what happened, and one
+line naming the checks it skipped.
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ import click
 
 from engine import COLOUR_NAMES, Game, GameError, find_game, game_names
 
-from ..play.channel import ChannelError, EngineChannel, parse_answer
+from ..play.channel import ChannelClosed, ChannelError, ChannelTimeout, EngineChannel, parse_answer
 from ..text import one_line
-from .arguments import WHOLE
+from .arguments import WHOLE, DecimalRange
 
 # Every command SPEC 1.2 asks an engine to answer.
 SPEC_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
@@ -34,7 +38,8 @@ SPEC_COMMANDS = ("protocol_version", "name", "version", "known_command", "list_c
                  "undo", "legal_moves", "side_to_move", "final_score", "showboard",
                  "time_settings", "time_left")
 NO_SUCH_COMMAND = "no_such_command_xyzzy"
-# Seconds an engine may take for a command other than genmove, and over its genmove budget.
+# Seconds an engine may take for a command other than genmove (default of --command-timeout),
+# and over its genmove budget.
 ANSWER_SECONDS = 10.0
 GENMOVE_SECONDS = 2.0
 GENMOVE_GRACE = 0.5
@@ -47,13 +52,33 @@ class CheckFailed(Exception):
     """The engine answered, but not as SPEC asks; the message says what was expected."""
 
 
+class EngineBroken(Exception):
+    """A fatal failure: the engine can no longer be talked to; the message says what happened
+    (it exited, gave no answer in time, did not end an answer, wrote what is not an answer)."""
+
+
+def broken(error: ChannelError, command: str, seconds: float) -> EngineBroken:
+    """The channel's ``error`` on ``command`` as one line in an engine author's words."""
+    asked = repr(one_line(command, 40))
+    if isinstance(error, ChannelTimeout):
+        if error.partial:
+            return EngineBroken(f"the answer to {asked} was not ended by an empty line: "
+                                f"{error.partial!r}, then nothing more in {seconds:g} s")
+        return EngineBroken(f"no answer to {asked} in {seconds:g} s")
+    if isinstance(error, ChannelClosed):
+        return EngineBroken(f"{one_line(str(error), 100)} when asked {asked}")
+    return EngineBroken(f"{one_line(str(error), 100)} (asked {asked})")
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """One line of the report: what was checked, whether it passed, and why not."""
+    """One line of the report: what was checked, whether it passed, and why not; ``fatal``
+    when the failure ended the check of this engine."""
 
     name: str
     passed: bool
     detail: str = ""
+    fatal: bool = False
 
     def __str__(self) -> str:
         verdict = "pass" if self.passed else "FAIL"
@@ -61,22 +86,32 @@ class CheckResult:
 
 
 class _Engine:
-    """The engine under test, restarted on demand after a broken connection."""
+    """The engine under test; any channel error is raised as :class:`EngineBroken`."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, answer_seconds: float = ANSWER_SECONDS) -> None:
         self.command = command
+        self.answer_seconds = answer_seconds
         self.channel: EngineChannel | None = None
 
-    def raw(self, command: str, seconds: float = ANSWER_SECONDS) -> tuple[bool, str, str]:
-        """Send ``command``; return (success, text, the answer's first word as written)."""
-        if self.channel is None:
+    def start(self) -> None:
+        try:
             self.channel = EngineChannel(self.command)
-        answer = self.channel.send_raw(command, time.monotonic() + seconds)
-        success, text = parse_answer(answer)
+        except ChannelError as error:
+            raise EngineBroken(one_line(str(error), 160)) from None
+
+    def raw(self, command: str, seconds: float | None = None) -> tuple[bool, str, str]:
+        """Send ``command``; return (success, text, the answer's first word as written).
+        ``seconds`` bounds the wait (default: the command timeout)."""
+        seconds = self.answer_seconds if seconds is None else seconds
+        try:
+            answer = self.channel.send_raw(command, time.monotonic() + seconds)
+            success, text = parse_answer(answer)
+        except ChannelError as error:
+            raise broken(error, command, seconds) from None
         return success, text, answer.split(b" ", 1)[0].split(b"\n", 1)[0].decode("utf-8",
                                                                                   "replace")
 
-    def ok(self, command: str, seconds: float = ANSWER_SECONDS) -> str:
+    def ok(self, command: str, seconds: float | None = None) -> str:
         """The text of a success answer; a failure answer fails the check."""
         success, text, _ = self.raw(command, seconds)
         if not success:
@@ -92,15 +127,14 @@ class _Engine:
         if not text.lower().startswith(tuple(words)):
             raise CheckFailed(f"{command!r} answered '? {one_line(text, 60)}', expected {expected}")
 
-    def restart(self) -> None:
-        if self.channel is not None:
-            self.channel.kill()
-        self.channel = None
-
     def close(self) -> None:
         if self.channel is not None:
             self.channel.close()
         self.channel = None
+
+
+def _named_only() -> None:
+    """The body of a step that is only ever named among the skipped checks."""
 
 
 def _expect(condition: bool, message: str) -> None:
@@ -108,44 +142,71 @@ def _expect(condition: bool, message: str) -> None:
         raise CheckFailed(message)
 
 
-class Checker:
-    """Runs the checks against one engine command line; :meth:`run` yields the results."""
+# A check to run: its name and its body (which raises CheckFailed or EngineBroken).
+Step = tuple[str, Callable[[], None]]
+EACH_LISTED_GAME = "each listed game's checks"
 
-    def __init__(self, command: str, games: Sequence[str] = (), seed: int = 1) -> None:
-        self.engine = _Engine(command)
+
+class Checker:
+    """Runs the checks against one engine command line; :meth:`run` yields the results.
+
+    After a fatal failure the checks still to come are not run: :attr:`skipped` names them,
+    each with the reason, as (check, reason) pairs; so are the other checks of a game that the
+    engine refuses to select.
+    """
+
+    def __init__(self, command: str, games: Sequence[str] = (), seed: int = 1,
+                 answer_seconds: float = ANSWER_SECONDS) -> None:
+        self.engine = _Engine(command, answer_seconds)
         self.games = list(games)
         self.rng = random.Random(seed)
+        self.listed: list[str] = []
+        self.fatal: CheckResult | None = None
+        self.skipped: list[tuple[str, str]] = []
+        self._last: CheckResult | None = None
 
     def run(self) -> Iterator[CheckResult]:
         try:
-            started = self._check("the engine starts", self._start)
-            yield started
-            if not started.passed:
-                return
-            yield from self._general()
-            listed = self._listed_games()
-            for name in self._games_to_check(listed):
-                yield from self._game(name)
-            yield self._check("quit", self._quit)
+            for name, body in self._steps():
+                if self.fatal is not None:
+                    self.skipped.append((name, f"{self.fatal.name} failed fatally"))
+                    continue
+                self._last = self._check(name, body)
+                yield self._last
+                if self._last.fatal:
+                    self.fatal = self._last
         finally:
             self.engine.close()
 
+    def _steps(self) -> Iterator[Step]:
+        """Every check in order; the games' checks are planned once ``list_games`` answered
+        (or, when a fatal failure came first, named as :data:`EACH_LISTED_GAME`)."""
+        yield "the engine starts", self._start
+        yield from self._general()
+        yield "list_games", self._list_games
+        if self.fatal is not None and not self.games:
+            yield EACH_LISTED_GAME, _named_only
+        for name in self._games_to_check():
+            yield from self._game(name)
+        yield "quit", self._quit
+
     def _start(self) -> None:
-        self.engine.channel = EngineChannel(self.engine.command)
+        """The engine is running and answers a first command, well-formed, in time."""
+        self.engine.start()
+        self.engine.raw("protocol_version")
 
     def _check(self, name: str, body: Callable[[], None]) -> CheckResult:
         try:
             body()
         except CheckFailed as failure:
             return CheckResult(name, False, str(failure))
-        except ChannelError as error:
-            self.engine.restart()
-            return CheckResult(name, False, f"{type(error).__name__}: {one_line(str(error), 100)}")
+        except EngineBroken as error:
+            return CheckResult(name, False, str(error), fatal=True)
         return CheckResult(name, True)
 
     # --- the protocol itself ---------------------------------------------------------------
 
-    def _general(self) -> Iterator[CheckResult]:
+    def _general(self) -> list[Step]:
         engine = self.engine
 
         def protocol_version() -> None:
@@ -190,28 +251,29 @@ class Checker:
         def komi() -> None:
             engine.ok("komi 0")
 
-        for name, body in (("protocol_version", protocol_version), ("name and version", names),
-                           ("ids echoed", ids), ("list_commands", list_commands),
-                           ("known_command", known_command), ("unknown command", unknown_command),
-                           ("comments, blank lines, tabs, CR", comments), ("komi", komi)):
-            yield self._check(name, body)
+        return [("protocol_version", protocol_version), ("name and version", names),
+                ("ids echoed", ids), ("list_commands", list_commands),
+                ("known_command", known_command), ("unknown command", unknown_command),
+                ("comments, blank lines, tabs, CR", comments), ("komi", komi)]
 
-    def _listed_games(self) -> list[str]:
-        try:
-            return self.engine.ok("list_games").split()
-        except (CheckFailed, ChannelError):
-            self.engine.restart()
-            return []
+    def _list_games(self) -> None:
+        """``list_games`` answers; without ``--game``, it must name a game the rules know."""
+        self.listed = self.engine.ok("list_games").split()
+        _expect(bool(self.games) or bool(self._games_to_check()),
+                f"list_games answered {one_line(' '.join(self.listed), 60)!r}, expected one or "
+                f"more of {', '.join(game_names())}")
 
-    def _games_to_check(self, listed: list[str]) -> list[str]:
-        known = set(game_names())
+    def _games_to_check(self) -> list[str]:
         if self.games:
             return [find_game(name).name for name in self.games]
-        return [name for name in listed if name.lower() in known]
+        known = set(game_names())
+        return [name for name in self.listed if name.lower() in known]
 
     # --- one game --------------------------------------------------------------------------
 
-    def _game(self, name: str) -> Iterator[CheckResult]:
+    def _game(self, name: str) -> Iterator[Step]:
+        """The checks of one game; after one fails, the next starts by selecting the game
+        again, and when the game cannot be selected at all the others are skipped."""
         game = find_game(name)()
         engine = self.engine
 
@@ -286,20 +348,23 @@ class Checker:
                   ("illegal play refused", illegal_play), ("play and undo", play_and_undo),
                   ("showboard", showboard), ("genmove within time_left", genmove),
                   ("a game to its end", to_the_end)]
-        for index, (label, body) in enumerate(checks):
-            result = self._check(f"{name}: {label}", body)
-            yield result
-            if index == 0 and not result.passed:
-                return  # the game cannot be selected: nothing else of it can be checked
-            if not result.passed:
-                self._reselect(name)
+        yield f"{name}: set_game", select
+        if self.fatal is None and not self._last.passed:
+            self.skipped += [(f"{name}: {label}", f"{name} cannot be selected")
+                             for label, _ in checks[1:]]
+            return
+        for label, body in checks[1:]:
+            yield f"{name}: {label}", self._after_failure(select, body)
 
-    def _reselect(self, name: str) -> None:
-        """After a failed check, put the engine back on ``name``'s initial position."""
-        try:
-            self.engine.ok(f"set_game {name}")
-        except (CheckFailed, ChannelError):
-            self.engine.restart()
+    def _after_failure(self, select: Callable[[], None],
+                       body: Callable[[], None]) -> Callable[[], None]:
+        """``body``, run after ``select`` when the check before it failed: a failed check
+        leaves the engine in an unknown position."""
+        def step() -> None:
+            if not self._last.passed:
+                select()
+            body()
+        return step
 
     def _compare(self, position) -> None:
         """The engine's side to move and legal moves must be the rules' for ``position``."""
@@ -346,14 +411,38 @@ class Checker:
         return position
 
     def _quit(self) -> None:
-        if self.engine.channel is None:
-            self.engine.ok("protocol_version")
         channel = self.engine.channel
         self.engine.ok("quit")
         deadline = time.monotonic() + 2
         while channel.alive() and time.monotonic() < deadline:
             time.sleep(0.02)
         _expect(not channel.alive(), "the engine answered quit but did not exit")
+
+
+def skipped_lines(skipped: Sequence[tuple[str, str]]) -> list[str]:
+    """One line per reason, naming the checks skipped for it (a game's checks in one word).
+
+    >>> skipped_lines([("quit", "after X"), ("loa: set_game", "after X"), ("loa: undo", "after X")])
+    ['skip  quit; loa: 2 checks (after X)']
+    """
+    lines = []
+    for reason in dict.fromkeys(why for _, why in skipped):
+        words: list[str] = []
+        counts: dict[str, int] = {}
+        for name, why in skipped:
+            if why != reason:
+                continue
+            game, colon, _ = name.partition(": ")
+            if colon:
+                if game not in counts:
+                    words.append(game)
+                counts[game] = counts.get(game, 0) + 1
+            else:
+                words.append(name)
+        named = "; ".join(f"{word}: {counts[word]} checks" if word in counts else word
+                          for word in words)
+        lines.append(f"skip  {named} ({reason})")
+    return lines
 
 
 @click.command(context_settings={"max_content_width": 100})
@@ -363,7 +452,10 @@ class Checker:
               help="Check only these games (repeatable); default: every game the engine lists.")
 @click.option("--seed", type=WHOLE, default=1, show_default=True,
               help="Seed for the random moves of the checks.")
-def check(command: str, games: tuple[str, ...], seed: int) -> int:
+@click.option("--command-timeout", type=DecimalRange(0, min_open=True), default=ANSWER_SECONDS,
+              show_default=True, metavar="SECONDS",
+              help="Seconds the engine may take to answer a command other than genmove.")
+def check(command: str, games: tuple[str, ...], seed: int, command_timeout: float) -> int:
     """Check that an engine follows the protocol and the rules; one line per check."""
     for name in games:
         try:
@@ -371,9 +463,13 @@ def check(command: str, games: tuple[str, ...], seed: int) -> int:
         except GameError as error:
             raise click.BadParameter(str(error), param_hint="--game") from None
     failed = total = 0
-    for result in Checker(command, games, seed).run():
+    checker = Checker(command, games, seed, command_timeout)
+    for result in checker.run():
         total += 1
         failed += not result.passed
         click.echo(str(result))
-    click.echo(f"{total} checks, {failed} failed")
+    for line in skipped_lines(checker.skipped):
+        click.echo(line)
+    stopped = ", stopped at a fatal failure" if checker.fatal else ""
+    click.echo(f"{total} checks, {failed} failed{stopped}")
     return 1 if failed else 0

@@ -30,6 +30,7 @@ from ..text import one_line, parse_anchor
 from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
 from .check import check
 from .engine_settings import engine_specs, time_control
+from .habits import parse_tc, translate
 from .match import PROGRAM, MatchSettings, check_programs, run_match
 from .openings import openings
 from .play import play_games, seated
@@ -58,7 +59,8 @@ def check_engines(commands: tuple[str, ...]) -> list[str]:
 
 
 def default_out(game: str) -> Path:
-    """A new folder named after the game and the date, e.g. ``loa-20261121-2115``."""
+    """A new folder named after the game, the date and the time, e.g. ``loa-20261121-211500``
+    (``-2``, ``-3``... when that exists)."""
     stem = f"{game}-{datetime.datetime.now():%Y%m%d-%H%M%S}"
     path, number = Path(stem), 1
     while path.exists():
@@ -111,8 +113,12 @@ def cli() -> None:
 @click.option("--engine-option", "engine_options", multiple=True, metavar="N:KEY=VALUE",
               help="A setting of engine N (1-based): name, dir, init (a command sent after "
                    "start-up), time, increment, byoyomi, stones, move-time (repeatable).")
-@click.option("--games", type=WholeRange(1, MAX_GAMES), default=2, show_default=True,
-              help="Games per pairing (with pairs: even); with --sprt the most to play.")
+@click.option("--games", type=WholeRange(1, MAX_GAMES), default=None, metavar="N",
+              help="Games per pairing (default 2; with pairs: even); with --sprt the most to "
+                   "play. With --rounds: games per round (default 1).")
+@click.option("--rounds", type=WholeRange(1, MAX_GAMES), default=None, metavar="N",
+              help="As in cutechess and fastchess: each pairing plays N rounds of --games "
+                   "games (default 1, with --pairs 2); --games 2 makes each round a pair.")
 @click.option("--gauntlet", type=WholeRange(1), default=None, metavar="N",
               help="Each of the first N engines plays every other; the others do not meet.")
 @click.option("--pairs", is_flag=True,
@@ -126,6 +132,9 @@ def cli() -> None:
 @click.option("--opening-start", type=WholeRange(1), default=1, show_default=True,
               metavar="K", help="The book's opening (1-based) that the first pair plays.")
 @clock_options(main_time=60.0)
+@click.option("--tc", default=None, metavar="SECONDS[+INC]",
+              help="The time control as cutechess and fastchess write it (10+0.1, 1:30+1): "
+                   "--time and --increment in one.")
 @click.option("--time-margin", type=DecimalRange(0), default=0.0, show_default=True,
               metavar="SECONDS", help="Grace before a late move loses on time.")
 @click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
@@ -141,7 +150,8 @@ def cli() -> None:
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Play on a Dask cluster: tcp://HOST:PORT, or local[:N] worker processes.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder; an existing one is resumed. Default: GAME-DATE.")
+              help="Output folder; an existing one is resumed. Default: GAME-DATE-TIME, "
+                   "e.g. loa-20261121-211500.")
 @click.option("--serve", type=WholeRange(0, 65535), is_flag=False, flag_value=DEFAULT_PORT,
               default=None, metavar="[PORT]",
               help=f"Serve the live report on PORT (default {DEFAULT_PORT}) during the run.")
@@ -165,6 +175,9 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
     timing = {"time": values["main_time"], "increment": values["increment"],
               "byoyomi": values["byoyomi"], "stones": values["stones"],
               "move_time": values["move_time"]}
+    if values["tc"] is not None:
+        timing.update(_tc(ctx, values["tc"]))
+    games, pairs = _games(values["games"], values["rounds"], values["pairs"])
     setup = build_setup(values["game"], parse_options(values["options"]), size,
                         control=time_control(**timing), time_margin=values["time_margin"],
                         max_moves=values["max_moves"], command_timeout=values["command_timeout"])
@@ -174,8 +187,8 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
     except SprtError as error:
         raise click.UsageError(str(error)) from None
     settings = MatchSettings(
-        setup, specs, values["games"], values["out"] or default_out(setup.game),
-        seed=values["seed"], gauntlet=values["gauntlet"] or 0, pairs=values["pairs"],
+        setup, specs, games, values["out"] or default_out(setup.game),
+        seed=values["seed"], gauntlet=values["gauntlet"] or 0, pairs=pairs,
         book=read_book(values["openings"], setup, values["opening_plies"]),
         opening_plies=values["opening_plies"], opening_order=values["opening_order"],
         opening_start=values["opening_start"], sprt=sprt,
@@ -228,6 +241,34 @@ def play(game: str, engine: str, colour: str, options: tuple[str, ...], boardsiz
     seat = seated(engines, port, not no_browser, offers_new_games=True)
     with seat as (person, observers, starter):
         return play_games(settings, person, observers, starter)
+
+
+def _games(games: int | None, rounds: int | None, pairs: bool) -> tuple[int, bool]:
+    """Games per pairing and whether in pairs: ``--games`` (default 2), or with ``--rounds``
+    (cutechess, fastchess) rounds of ``--games`` games (default: 1, or a pair with
+    ``--pairs``), a pair when 2."""
+    if rounds is None:
+        return (2 if games is None else games), pairs
+    per_round = games if games is not None else 2 if pairs else 1
+    if per_round * rounds > MAX_GAMES:
+        raise click.UsageError(f"--rounds {rounds} of {per_round} games: more than {MAX_GAMES} "
+                               f"games per pairing")
+    return per_round * rounds, pairs or per_round == 2
+
+
+def _tc(ctx: click.Context, text: str) -> dict[str, float]:
+    """``--tc`` as ``time`` and ``increment``; refused beside another clock flag."""
+    clocks = [f"--{name.replace('_', '-')}" for name in ("increment", "byoyomi", "stones",
+                                                          "move_time")
+              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+    if ctx.get_parameter_source("main_time") is not click.core.ParameterSource.DEFAULT:
+        clocks.insert(0, "--time")
+    if clocks:
+        raise click.UsageError(f"--tc {text} and {clocks[0]} both set the clock; give one")
+    try:
+        return parse_tc(text)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--tc") from None
 
 
 def _anchor(text: str | None) -> tuple[str, float] | None:
@@ -291,6 +332,15 @@ def join_sprt_words(argv: list[str]) -> list[str]:
     return words
 
 
+def long_options(command: click.Command) -> dict[str, bool]:
+    """The ``--long`` option names of ``command``, each with whether the next word is surely
+    its value (not for a flag, nor for an option whose value may be left out: ``--serve``)."""
+    return {name: not (param.is_flag or param.count
+                       or getattr(param, "_flag_needs_value", False))
+            for param in command.params if isinstance(param, click.Option)
+            for name in param.opts if name.startswith("--")}
+
+
 # Subcommands kept in modules of their own.
 for command in (check, openings, render, stats_command, report, serve):
     cli.add_command(command)
@@ -299,13 +349,16 @@ for command in (check, openings, render, stats_command, report, serve):
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; a usage error is one line on standard error and status 2."""
     try:
-        argv = join_sprt_words(sys.argv[1:] if argv is None else list(argv))
+        argv = sys.argv[1:] if argv is None else list(argv)
+        if argv[:1] == ["match"]:
+            argv[1:] = translate(argv[1:], long_options(match))
+        argv = join_sprt_words(argv)
         status = cli.main(args=argv, prog_name=PROGRAM, standalone_mode=False)
     except click.UsageError as error:
         if isinstance(error, getattr(click.exceptions, "NoArgsIsHelpError", ())):
             click.echo(error.format_message(), err=True)  # no command at all: the help
         else:
-            click.echo(f"{PROGRAM}: error: {one_line(error.format_message(), 300)}", err=True)
+            click.echo(f"{PROGRAM}: error: {one_line(error.format_message(), 600)}", err=True)
         sys.exit(2)
     except click.Abort:
         sys.exit(130)

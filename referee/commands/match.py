@@ -231,7 +231,7 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = (),
             saved = check_settings(settings.out, settings.saved(),
                                    {"seed": random.SystemRandom().randrange(1 << 31)})
         except SettingsMismatch as error:
-            raise click.UsageError(one_line(str(error), 300)) from None
+            raise click.UsageError(one_line(str(error), 600)) from None
         settings = replace(
             settings, sprt=SprtSettings(**saved["sprt"]) if saved.get("sprt") else None,
             anchor=(saved["anchor"]["name"], saved["anchor"]["elo"]) if saved.get("anchor")

@@ -1,9 +1,12 @@
 """The run on the terminal: a line per finished game, the summary now and then and at the end.
 
 Each line names the game, its players, result and termination, then the running score of
-every engine, and the SPRT's log-likelihood ratio with its bounds when one is running. The
-summary (:func:`referee.stats.format_summary`) is printed every ``report_every`` games (0:
-never) and once at the end, with the SPRT's verdict when it stopped the run.
+every engine, and the SPRT's log-likelihood ratio with its bounds when one is running. A run of
+two engines follows it with cutechess's line, which scripts parse
+(:func:`referee.stats.output.format_score_line`: ``Score of A vs B: W - L - D  [0.600] N``).
+The summary (:func:`referee.stats.format_summary`) is printed every ``report_every`` games (0:
+never) and at the end, each time once: when the last game falls on a ``report_every``, the end
+does not print it again. The last line says where the report and the records are.
 
 When standard error is a terminal, :class:`ProgressBar` adds a live bar below those lines
 (games done of planned, games playing, elapsed time, time left, the score or the LLR), drawn
@@ -18,8 +21,11 @@ from typing import Any, Callable
 
 import click
 
+from ..records.folder import GAMES_DIR, RESULTS_NAME
+from ..report.folder import REPORT_NAME
 from ..run.observer import Run, RunObserver
 from ..stats import format_summary
+from ..stats.output import format_score_line
 
 
 class Progress(RunObserver):
@@ -29,8 +35,11 @@ class Progress(RunObserver):
         self.report_every = report_every
         self.echo = echo
         self.total = 0
+        self.summary_at: int | None = None  # games counted when the summary was last printed
+        self.score_at: int | None = None  # the same, for the "Score of" line
 
     def run_started(self, run: Run) -> None:
+        self.out = run.out
         self.total = max(len(run.planned), run.tally.games)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
@@ -44,16 +53,32 @@ class Progress(RunObserver):
         if sprt:
             line += f" | llr {sprt['llr']:.2f} [{sprt['lower']:.2f}, {sprt['upper']:.2f}]"
         self.echo(line)
+        self._score(summary)
         if self.report_every and summary["games"] % self.report_every == 0:
-            self.echo(format_summary(summary))
+            self._summary(summary)
 
     def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
-        self.echo(format_summary(summary))
+        self._score(summary)
+        self._summary(summary)
         if stopped == "sprt":
             sprt = summary["sprt"]
             bound = sprt["upper"] if sprt["verdict"] == "H1" else sprt["lower"]
             self.echo(f"SPRT: {sprt['verdict']} accepted after {summary['games']} games "
                       f"(llr {sprt['llr']:.2f}, bound {bound:.2f})")
+        self.echo(f"Report: {self.out / REPORT_NAME}; results: {self.out / RESULTS_NAME}, "
+                  f"games: {self.out / GAMES_DIR}/")
+
+    def _score(self, summary: dict[str, Any]) -> None:
+        """cutechess's "Score of" line of a two-engine run, once per game count."""
+        if len(summary["engines"]) == 2 and summary["games"] and self.score_at != summary["games"]:
+            self.score_at = summary["games"]
+            self.echo(format_score_line(summary))
+
+    def _summary(self, summary: dict[str, Any]) -> None:
+        """The summary, unless it was just printed for the same games."""
+        if self.summary_at != summary["games"]:
+            self.summary_at = summary["games"]
+            self.echo(format_summary(summary))
 
 
 class ProgressBar(RunObserver):
@@ -111,14 +136,14 @@ def standing_text(summary: dict[str, Any]) -> str:
     """The bar's short word on the run: the score of a match, the leader of a round robin, and
     the SPRT's log-likelihood ratio with its bounds.
 
-    >>> standing_text({"engines": ["a", "b"], "wdl": [3, 1, 0],
+    >>> standing_text({"engines": ["a", "b"], "wdl": [3, 0, 1],
     ...                "sprt": {"llr": 1.234, "lower": -2.94, "upper": 2.94}})
     'score 3.5-0.5, llr 1.23 (-2.94, 2.94)'
     >>> standing_text({"engines": ["a", "b", "c"], "standings": [{"name": "c", "points": 2.5}]})
     'leader c 2.5'
     """
     if len(summary["engines"]) == 2:
-        wins, draws, losses = summary["wdl"]
+        wins, losses, draws = summary["wdl"]
         text = f"score {wins + draws / 2:g}-{losses + draws / 2:g}"
     else:
         leader = summary["standings"][0]

@@ -1,10 +1,15 @@
-"""``olympiad-referee render``: draw one position of any game to an SVG file.
+"""``olympiad-referee render``: draw one position of any game to an SVG or a PNG file.
 
 The position comes from an SGF record (``render game.sgf --ply 30``: the game, size and
 options from its root, then the first 30 moves of its main line) or from the command line
 (``render --game argon --moves "e5 d5+b2"``). The moves are replayed with the rules code, so a
 move that is not legal stops the command with a one-line error naming it; the picture is
 :func:`engine.drawing.svg`'s, with the last move marked.
+
+The format follows ``--out``'s extension: ``.svg`` is the drawing itself, ``.png`` the same
+drawing taken by a headless Chromium (:mod:`referee.report.png`). Any other extension, or
+``.png`` without a Chromium installed, is refused before anything is written: a file never
+holds another format than its name says.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from engine import Game, GameError, Position, find_game
 from engine.drawing import svg
 
 from ..records.sgf import SgfError, SgfRecord, read_sgf
+from ..report.png import BROWSERS, PictureError, find_browser, write_png
 from ..text import whole
 from .arguments import FORCE, WholeRange, parse_options, parse_size, refuse_overwrite
 
@@ -66,7 +72,7 @@ def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:
 @click.option("--moves", default="", metavar='"M1 M2 ..."',
               help="Moves played from the start, separated by spaces.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The SVG file to write.")
+              help="The file to write: NAME.svg, or NAME.png (drawn by a headless Chromium).")
 @click.option("--flip", is_flag=True, help="Turn the board half round (a1 at the top right).")
 @click.option("--caption/--no-caption", default=True, show_default=True,
               help="A line under the board: side to move or result, and the last move.")
@@ -74,7 +80,8 @@ def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:
 def render(record: Path | None, ply: int | None, game: str | None, boardsize: str | None,
            options: tuple[str, ...], moves: str, out: Path, flip: bool, caption: bool,
            force: bool) -> None:
-    """Draw one position as SVG: from an SGF RECORD (--ply K) or from --game and --moves."""
+    """Draw one position as SVG or PNG: from an SGF RECORD (--ply K) or from --game and
+    --moves."""
     refuse_overwrite(out, force)
     if (record is None) == (game is None):
         raise click.UsageError("give either an SGF record or --game")
@@ -100,11 +107,35 @@ def render(record: Path | None, ply: int | None, game: str | None, boardsize: st
         raise click.UsageError(f"{record}:{error.line}: {error.reason}") from None
     except GameError as error:
         raise click.UsageError(str(error)) from None
+    browser = _browser_for(out)
+    picture = svg(position, last, flip, with_caption=caption)
     try:
-        out.write_text(svg(position, last, flip, with_caption=caption), encoding="utf-8")
+        if browser is None:
+            out.write_text(picture, encoding="utf-8")
+        else:
+            write_png(picture, out, browser)
     except OSError as error:
         raise click.UsageError(f"cannot write {out}: {error.strerror}") from None
+    except PictureError as error:
+        raise click.UsageError(f"cannot write {out}: {error}") from None
     click.echo(f"{out}: {played.title} after {position.ply} moves")
+
+
+def _browser_for(out: Path) -> str | None:
+    """``None`` for an SVG file; for a PNG file the Chromium that draws it; any other
+    extension, or a PNG without a Chromium, is a usage error."""
+    extension = out.suffix.lower()
+    if extension == ".svg":
+        return None
+    if extension != ".png":
+        raise click.BadParameter(f"{out}: the picture's format follows the extension; write "
+                                 f".svg or .png", param_hint="--out")
+    browser = find_browser()
+    if browser is None:
+        raise click.BadParameter(f"{out}: a PNG is drawn by a headless Chromium, and none is "
+                                 f"installed ({', '.join(BROWSERS)} on PATH); write .svg",
+                                 param_hint="--out")
+    return browser
 
 
 def _read(path: Path) -> str:

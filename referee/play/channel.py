@@ -63,7 +63,12 @@ class ChannelClosed(ChannelError):
 
 
 class ChannelTimeout(ChannelError):
-    """No complete answer arrived before the deadline."""
+    """No complete answer arrived before the deadline. ``partial`` is the first line of what
+    did arrive of the answer (``""`` when nothing did): an answer not ended by an empty line."""
+
+    def __init__(self, message: str, partial: str = "") -> None:
+        super().__init__(message)
+        self.partial = partial
 
 
 class IllFormedAnswer(ChannelError):
@@ -77,10 +82,14 @@ def parse_answer(raw: bytes) -> tuple[bool, str]:
     """
     match = _ANSWER_HEAD.fullmatch(raw)
     if match is None:
-        first_line = raw.split(b"\n", 1)[0][:80].decode("utf-8", "replace")
-        raise IllFormedAnswer(f"not a GTP answer: {first_line!r}")
+        raise IllFormedAnswer(f"not a GTP answer: {_first_line(raw)!r}")
     text = (match.group(3) or b"").decode("utf-8", "replace").strip()
     return match.group(1) == b"=", text
+
+
+def _first_line(raw: bytes) -> str:
+    """The first line of ``raw`` as text, cut to 80 characters."""
+    return raw.strip(b"\n").split(b"\n", 1)[0][:80].decode("utf-8", "replace")
 
 
 def _success_or_failure(raw: bytes) -> str:
@@ -235,8 +244,7 @@ class EngineChannel(Channel):
         removed), without the empty line that ends it: for checks of the framing itself."""
         unasked = self._pending.strip(b"\n")
         if unasked:
-            first_line = unasked.split(b"\n", 1)[0][:80].decode("utf-8", "replace")
-            raise IllFormedAnswer(f"output nobody asked for: {first_line!r}")
+            raise IllFormedAnswer(f"output nobody asked for: {_first_line(unasked)!r}")
         try:
             self._child.send(command.encode() + b"\n")
         except (OSError, ValueError) as error:
@@ -256,11 +264,11 @@ class EngineChannel(Channel):
                 raise IllFormedAnswer(f"answer longer than {self.max_answer} bytes")
             timeout = None if deadline is None else deadline - time.monotonic()
             if timeout is not None and timeout <= 0:
-                raise ChannelTimeout("no complete answer in time")
+                raise ChannelTimeout("no complete answer in time", _first_line(buffer))
             try:
                 chunk = self._child.read_nonblocking(_READ_CHUNK, timeout)
             except pexpect.TIMEOUT:
-                raise ChannelTimeout("no complete answer in time") from None
+                raise ChannelTimeout("no complete answer in time", _first_line(buffer)) from None
             except pexpect.EOF:
                 raise ChannelClosed(f"the engine exited ({self._exit_status()})") from None
             except (OSError, ValueError):  # killed meanwhile by another thread

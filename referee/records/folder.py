@@ -31,6 +31,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any, Iterator, Mapping, Sequence
 
+from .differences import describe_differences
 from .results import GameResult, ResultError
 from .sgf import GAME_NUMBERS
 
@@ -281,7 +282,7 @@ def saved_settings(out: Path) -> dict[str, Any] | None:
 def check_settings(out: Path, settings: Mapping[str, Any],
                    defaults: Mapping[str, Any]) -> dict[str, Any]:
     """Compare ``settings`` with the ones saved in ``out`` and return the saved ones; raises
-    :class:`SettingsMismatch` naming the first difference.
+    :class:`SettingsMismatch` naming each difference, old and new.
 
     A key whose value is ``None`` in ``settings`` is taken from the saved ones (the seed, when
     the command line gives none); in a new folder, from ``defaults``, and the result is saved.
@@ -297,10 +298,10 @@ def check_settings(out: Path, settings: Mapping[str, Any],
     if missing:
         raise SettingsMismatch(f"{path} is not the settings of a match (no {missing[0]}); "
                                f"use another --out")
-    for key, value in settings.items():
-        if value is not None and saved.get(key) != value:
-            raise SettingsMismatch(f"{out} holds a match with {key} {saved.get(key)!r}, "
-                                   f"not {value!r} (use another --out)")
+    differ = describe_differences(saved, settings)
+    if differ:
+        raise SettingsMismatch(f"{out} holds a match with other settings: {differ}; "
+                               f"use another --out, or the same settings to resume")
     return saved
 
 

@@ -119,7 +119,7 @@ def headline(summary: Mapping[str, Any]) -> str:
     if len(names) != 2 or not summary.get("games"):
         return ""
     games = summary["games"]
-    wins, draws, losses = summary["wdl"]
+    wins, losses, draws = summary["wdl"]
     figures = [
         ("games", f"{games}" + (f" ({summary['pairs']} complete pairs)"
                                 if summary.get("model") == "pentanomial" else "")),

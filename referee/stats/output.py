@@ -15,7 +15,7 @@ def format_summary(summary: Mapping[str, Any]) -> str:
     and terminations), then ratings and the crosstable when there are more than two engines."""
     names = summary["engines"]
     opponent = names[1] if len(names) == 2 else "the field"
-    wins, draws, losses = summary["wdl"]
+    wins, losses, draws = summary["wdl"]
     games = wins + draws + losses
     lines = [f"Results of {names[0]} vs {opponent} ({summary['games']} games, "
              f"{summary['model']} model):",
@@ -92,6 +92,21 @@ def format_crosstable(cells: Sequence[Sequence[Any]], names: Sequence[str]) -> s
         lines.append(f"{me + 1:>2}  {name:<{width}}  "
                      + "  ".join(f"{cell:<{cell_width}}" for cell in text[me]))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def format_score_line(summary: Mapping[str, Any]) -> str:
+    """cutechess's line for a run of two engines, which scripts parse: the first engine's wins,
+    losses and draws against the second, its score as a fraction, and the games
+    (cutechess-cli's ``Score of %s vs %s: %d - %d - %d  [%.3f] %d``, two spaces included).
+
+    >>> format_score_line({"engines": ["new", "base"], "wdl": [5, 2, 3], "score": 0.65,
+    ...                    "games": 10})
+    'Score of new vs base: 5 - 2 - 3  [0.650] 10'
+    """
+    first, second = summary["engines"]
+    wins, losses, draws = summary["wdl"]
+    return (f"Score of {first} vs {second}: {wins} - {losses} - {draws}  "
+            f"[{summary['score']:.3f}] {summary['games']}")
 
 
 def _percent(value: float | None, places: int = 2) -> str:

@@ -68,7 +68,8 @@ def headline(counts_wdl: Sequence[int], counts_penta: Sequence[int], paired: boo
     estimate = pentanomial_estimate(counts_penta) if paired else wdl_estimate(*counts_wdl)
     figures: dict[str, Any] = {
         "model": "pentanomial" if paired else "trinomial",
-        "wdl": list(counts_wdl), "pentanomial": list(counts_penta),
+        "wdl": [wins, losses, draws],  # W-L-D, as cutechess's "Score of" line and fastchess
+        "pentanomial": list(counts_penta),
         "score": _ratio(wins + draws / 2, games),
         **_estimate_figures(estimate),
     }

@@ -9,7 +9,9 @@ HABIT is one of:
 * ``answers-comments``: answers a comment line with ``=`` instead of ignoring it;
 * ``unsorted``: ``legal_moves`` in reverse order;
 * ``stays``: answers ``quit`` but does not exit;
-* ``banner``: greets with a line of text before reading any command.
+* ``banner``: greets with a line of text before reading any command;
+* ``no-blank``: ends its answer to ``list_games`` without the empty line;
+* ``no-loa``: refuses ``set_game loa`` (a game it does not play).
 """
 
 from __future__ import annotations
@@ -22,9 +24,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.search import Player  # noqa: E402
 from protocol.cli import build_engine  # noqa: E402
-from protocol.gtp import QuitRequest  # noqa: E402
+from protocol.gtp import CommandError, QuitRequest  # noqa: E402
 
-HABITS = ("no-ids", "answers-comments", "unsorted", "stays", "banner")
+HABITS = ("no-ids", "answers-comments", "unsorted", "stays", "banner", "no-blank", "no-loa")
+
+
+def refuse_loa(select, args: list[str]) -> str:
+    if args[:1] == ["loa"]:
+        raise CommandError("unknown game: loa")
+    return select(args)
 
 
 def serve(habit: str) -> None:
@@ -32,6 +40,9 @@ def serve(habit: str) -> None:
     if habit == "unsorted":
         moves = engine.handlers["legal_moves"]
         engine.add_command("legal_moves", lambda args: " ".join(reversed(moves(args).split())))
+    if habit == "no-loa":
+        select = engine.handlers["set_game"]
+        engine.add_command("set_game", lambda args: refuse_loa(select, args))
     if habit == "banner":
         sys.stdout.write("Sloppy engine 1.0 ready\n")
         sys.stdout.flush()
@@ -49,6 +60,8 @@ def serve(habit: str) -> None:
                 continue
             return
         if answer is not None:
+            if habit == "no-blank" and line.split()[:1] == ["list_games"]:
+                answer = answer.rstrip("\n") + "\n"
             if habit == "no-ids":
                 head, _, rest = answer.partition(" ")
                 answer = head[0] + (" " + rest if rest else "\n\n" if head.endswith("\n\n") else "")

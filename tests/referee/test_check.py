@@ -1,5 +1,7 @@
 """``olympiad-referee check``: our engine passes, engines with a broken habit fail the check
-that names it, and the exit status says whether everything passed."""
+that names it, an engine that cannot be talked to stops the check at once with one line saying
+what happened and one naming what was skipped, and the exit status says whether everything
+passed."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.commands.check import Checker
+from referee.commands.check import EACH_LISTED_GAME, Checker
 
 HERE = Path(__file__).parent
 PYTHON = shlex.quote(sys.executable)
@@ -43,15 +45,52 @@ def test_our_engine_passes_every_check_with_status_0():
     assert any(line.startswith("pass  domineering: a game to its end") for line in lines)
 
 
+def check_lines(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee", "check", *arguments],
+                          capture_output=True, text=True, timeout=60)
+
+
 def test_a_missing_program_fails_the_first_check_and_stops_with_status_1():
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--engine", "no-such-program-here"],
-        capture_output=True, text=True, timeout=60)
+    completed = check_lines("--engine", "no-such-program-here")
     assert completed.returncode == 1
-    assert completed.stdout.splitlines() == [
-        completed.stdout.splitlines()[0], "1 checks, 1 failed"]
-    assert completed.stdout.startswith("FAIL  the engine starts: ")
-    assert "no-such-program-here" in completed.stdout
+    first, skipped, last = completed.stdout.splitlines()
+    assert first.startswith("FAIL  the engine starts: ") and "no-such-program-here" in first
+    assert skipped.startswith("skip  protocol_version; ") and EACH_LISTED_GAME in skipped
+    assert last == "1 checks, 1 failed, stopped at a fatal failure"
+
+
+def test_an_engine_that_exits_at_once_does_not_start_and_nothing_else_is_run():
+    completed = check_lines("--engine", "sh -c 'exit 3'", "--game", "loa")
+    assert completed.returncode == 1
+    first, skipped, last = completed.stdout.splitlines()
+    assert first == ("FAIL  the engine starts: the engine exited (exit status 3) when asked "
+                     "'protocol_version'")
+    assert skipped == ("skip  protocol_version; name and version; ids echoed; list_commands; "
+                       "known_command; unknown command; comments, blank lines, tabs, CR; komi; "
+                       "list_games; loa: 9 checks; quit (the engine starts failed fatally)")
+    assert last == "1 checks, 1 failed, stopped at a fatal failure"
+
+
+def test_an_engine_that_never_answers_costs_one_timeout():
+    checker = Checker("sleep 1000", ["loa"], answer_seconds=0.5)
+    results = list(checker.run())
+    assert [(r.name, r.detail, r.fatal) for r in results] == [
+        ("the engine starts", "no answer to 'protocol_version' in 0.5 s", True)]
+    assert len(checker.skipped) == 19 and checker.skipped[-1][0] == "quit"
+
+
+def test_an_answer_without_its_empty_line_stops_and_names_the_game_checks_skipped():
+    checker = Checker(sloppy("no-blank"), ["breakthrough"], answer_seconds=5)
+    failed = [result for result in checker.run() if not result.passed]
+    assert [(r.name, r.fatal) for r in failed] == [("list_games", True)]
+    assert failed[0].detail.startswith("the answer to 'list_games' was not ended by an empty "
+                                       "line: '= ")
+    assert [name for name, _ in checker.skipped] == [
+        "breakthrough: set_game", "breakthrough: boardsize",
+        "breakthrough: clear_board and legal_moves", "breakthrough: final_score before the end",
+        "breakthrough: illegal play refused", "breakthrough: play and undo",
+        "breakthrough: showboard", "breakthrough: genmove within time_left",
+        "breakthrough: a game to its end", "quit"]
 
 
 def test_an_unknown_game_is_a_usage_error():
@@ -67,7 +106,7 @@ def test_an_unknown_game_is_a_usage_error():
     ("answers-comments", "comments, blank lines, tabs, CR", "expected '2'"),
     ("unsorted", "breakthrough: clear_board and legal_moves", "not in sorted order"),
     ("stays", "quit", "did not exit"),
-    ("banner", "protocol_version", "not a GTP answer"),
+    ("banner", "the engine starts", "not a GTP answer: 'Sloppy engine 1.0 ready'"),
 ])
 def test_a_broken_habit_fails_the_check_that_names_it(habit, failed_check, words):
     failed = failures(sloppy(habit))
@@ -81,9 +120,20 @@ def test_an_illegal_genmove_fails_with_the_rules_reason():
     assert "genmove answered" in failed["breakthrough: genmove within time_left"]
 
 
-def test_a_crash_fails_its_check_and_the_next_checks_run_on_a_fresh_engine():
-    results = list(Checker(bad("exit") + " --at 2", ["breakthrough"]).run())
-    failed = [result for result in results if not result.passed]
+def test_a_crash_is_a_fatal_failure_and_the_checks_after_it_are_skipped():
+    checker = Checker(bad("exit") + " --at 2", ["breakthrough", "loa"])
+    failed = [result for result in checker.run() if not result.passed]
     assert [result.name for result in failed] == ["breakthrough: a game to its end"]
-    assert "ChannelClosed" in failed[0].detail
-    assert results[-1].name == "quit" and results[-1].passed
+    assert failed[0].detail == ("the engine exited (exit status 3) when asked "
+                                "'genmove white'")
+    assert [name for name, _ in checker.skipped][:1] == ["loa: set_game"]
+    assert len(checker.skipped) == 10
+
+
+def test_a_game_the_engine_cannot_select_skips_its_other_checks_and_goes_on():
+    checker = Checker(sloppy("no-loa"), ["loa", "domineering"])
+    failed = [result for result in checker.run() if not result.passed]
+    assert [(r.name, r.fatal) for r in failed] == [("loa: set_game", False)]
+    assert len(checker.skipped) == 8
+    assert set(checker.skipped) == {(name, "loa cannot be selected") for name, _ in checker.skipped}
+    assert checker.fatal is None  # domineering's checks and quit ran

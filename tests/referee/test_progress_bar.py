@@ -19,7 +19,7 @@ def run(done: int = 1) -> SimpleNamespace:
 
 
 def summary(wins: int, draws: int, losses: int, llr: float | None = None) -> dict:
-    found = {"engines": ["a", "b"], "wdl": [wins, draws, losses]}
+    found = {"engines": ["a", "b"], "wdl": [wins, losses, draws]}
     if llr is not None:
         found["sprt"] = {"llr": llr, "lower": -2.94, "upper": 2.94}
     return found

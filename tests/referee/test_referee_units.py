@@ -388,7 +388,8 @@ def test_resuming_with_other_settings_is_a_usage_error(capsys, tmp_path):
                   "--engine", sys.executable, "--max-moves", "99", "--out", str(tmp_path)])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "holds a match with " in err and len(err.splitlines()) == 1
+    assert "holds a match with other settings: " in err and "max-moves 1000 (now 99)" in err
+    assert len(err.splitlines()) == 1
 
 
 def test_crosstable_scores_each_pairing_from_both_sides():

@@ -226,7 +226,7 @@ def test_sprt_words_may_follow_the_flag_as_fastchess_writes_them(tmp_path, capsy
     assert run_cli("--game", "breakthrough", "--engine", INSTANT, "--engine", INSTANT,
                    "--sprt", "elo0=0 elo1=10", "--out", str(tmp_path / "out"),
                    "--max-moves", "6") == 2
-    assert "holds a match with sprt" in capsys.readouterr().err
+    assert "holds a match with other settings: sprt elo1 5 (now 10), " in capsys.readouterr().err
 
 
 def test_a_gauntlet_and_a_book_from_the_command_line(tmp_path, capsys):
@@ -274,5 +274,5 @@ def test_a_resume_with_another_book_is_refused(tmp_path, capsys):
     assert run_cli(*base, "--openings", str(first), "--games", "4") == 0
     assert len(rows_of(tmp_path / "out")) == 4
     assert run_cli(*base, "--openings", str(second)) == 2
-    assert "holds a match with book" in capsys.readouterr().err
+    assert "holds a match with other settings: book digest " in capsys.readouterr().err
     assert len(rows_of(tmp_path / "out")) == 4

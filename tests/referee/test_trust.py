@@ -270,12 +270,13 @@ def test_a_bad_cluster_address_writes_nothing_and_the_corrected_command_runs(tmp
     assert referee(*quick_match(out, 2)).returncode == 0
 
 
-@pytest.mark.parametrize("command", [
-    ["openings", "--game", "breakthrough", "--plies", "2", "--count", "2", "--seed", "1"],
-    ["render", "--game", "breakthrough", "--moves", "a2-a3"],
+@pytest.mark.parametrize("command, name", [
+    (["openings", "--game", "breakthrough", "--plies", "2", "--count", "2", "--seed", "1"],
+     "mine.txt"),
+    (["render", "--game", "breakthrough", "--moves", "a2-a3"], "mine.svg"),
 ])
-def test_an_existing_output_file_is_overwritten_only_with_force(tmp_path, command):
-    out = tmp_path / "mine.txt"
+def test_an_existing_output_file_is_overwritten_only_with_force(tmp_path, command, name):
+    out = tmp_path / name
     out.write_text("precious\n")
     assert "give --force" in one_line_error(referee(*command, "--out", str(out)))
     assert out.read_text() == "precious\n"
