@@ -162,7 +162,10 @@ class GameSession:
         if self.position.outcome is not None:
             raise CommandError("game is over")
         self._check_turn(colour)
-        move, analysis = self.player.choose_with_analysis(self.position, analyse)
+        if analyse:
+            move, analysis = self.player.choose_with_analysis(self.position)
+        else:
+            move, analysis = self.player.choose(self.position), None
         text = self.position.move_text(move)
         self.position.play(move)
         return "\n".join([text, *(analysis.lines() if analysis else ())])

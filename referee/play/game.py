@@ -36,6 +36,8 @@ from ..plan.setup import Opening, Setup
 from ..plan.time_control import TimeControl, seconds_text
 from ..records.results import GameRecord
 from ..text import one_line
+from .adjudication import Adjudicator, Verdict, move_score
+from ..records.analysis import COMMAND as ANALYSE, MoveAnalysis, split_answer
 from .channel import (
     Channel,
     ChannelClosed,
@@ -57,6 +59,8 @@ _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
 # Called after every move, opening moves included: (ply, 1-based; move text; both clocks' time
 # left). The runner turns it into RunObserver.move_played.
 MoveObserver = Callable[[int, str, "tuple[float, float]"], None]
+# Called after a move the engine analysed (``genmove_analyze``): (ply, 1-based; the analysis).
+AnalysisObserver = Callable[[int, MoveAnalysis], None]
 
 
 
@@ -87,11 +91,17 @@ class _Referee:
 
     def __init__(self, setup: Setup, engines: Sequence[Channel], rng: random.Random,
                  opening: Opening | None, observer: MoveObserver | None,
-                 controls: Sequence[TimeControl] | None) -> None:
+                 controls: Sequence[TimeControl] | None,
+                 analysis_observer: AnalysisObserver | None = None) -> None:
         self.setup = setup
         self.engines = engines
         self.opening = opening
         self.observer = observer
+        self.analysis_observer = analysis_observer
+        self.analysing = [False, False]  # whether each side announced genmove_analyze
+        self.analyses: list[MoveAnalysis | None] = []  # each ply's, None where there is none
+        self.adjudicator = (Adjudicator(setup.adjudication, setup.max_moves)
+                            if setup.adjudication.active else None)
         self.start_options, self.game = setup.start(opening, rng)
         self.position = self.game.initial_position()
         controls = controls or (setup.control, setup.control)
@@ -165,6 +175,15 @@ class _Referee:
             self.ask_or_refuse(colour, f"boardsize {size}")
         self.ask_or_refuse(colour, "clear_board")
         self.tell(colour, self.clocks[colour].control.settings())
+        self.analysing[colour] = self.announces(colour, ANALYSE)
+
+    def announces(self, colour: int, command: str) -> bool:
+        """Whether ``colour``'s engine answers ``known_command`` with ``true`` for
+        ``command`` (a ``?`` answer is a no)."""
+        try:
+            return self.ask(colour, f"known_command {command}").strip().lower() == "true"
+        except GtpFailure:
+            return False
 
     def play_opening(self) -> None:
         """Play the opening's moves on the board and send each to both engines."""
@@ -176,6 +195,7 @@ class _Referee:
                 raise ValueError(f"opening {self.opening.source}: {text}: {error}") from None
             self.position.play(move)
             self.moves.append(text)
+            self.analyses.append(None)
             self.clock_after_move.append(None)
             for engine in (self.game.first_player, 1 - self.game.first_player):
                 self.ask_or_refuse(engine, f"play {COLOUR_NAMES[colour]} {text}")
@@ -191,18 +211,22 @@ class _Referee:
         clock = self.clocks[colour]
         seconds, stones = clock.time_left()
         self.tell(colour, f"time_left {name} {seconds_text(seconds)} {stones}")
+        command = ANALYSE if self.analysing[colour] else "genmove"
         start = time.monotonic()
         try:
-            answer = self.ask(colour, f"genmove {name}", start + clock.budget())
+            answer = self.ask(colour, f"{command} {name}", start + clock.budget())
         except GtpFailure as failure:
-            raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered genmove with a "
-                          f"failure: {one_line(str(failure))}") from None
+            raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered {command} "
+                          f"with a failure: {one_line(str(failure))}") from None
         finally:
             elapsed = time.monotonic() - start
             self.used[colour] += elapsed
             in_time = clock.charge(elapsed)
         if not in_time:
             raise Forfeit(colour, Termination.TIMEOUT, f"{name} ran out of time")
+        analysis = None
+        if self.analysing[colour]:
+            answer, analysis = split_answer(answer)
         if answer.lower() == "resign":
             raise Forfeit(colour, Termination.RESIGN, f"{name} resigned")
         try:
@@ -213,11 +237,22 @@ class _Referee:
         text = position.move_text(move)
         position.play(move)
         self.moves.append(text)
+        self.analyses.append(analysis)
         self.timed_moves[colour] += 1
         self.clock_after_move.append(clock.time_left()[0])
         if position.outcome is None:
             self.ask_or_refuse(1 - colour, f"play {name} {text}")
         self.notify()
+        if analysis is not None and self.analysis_observer is not None:
+            self.analysis_observer(len(self.moves), analysis)
+
+    def adjudicate(self) -> Verdict | None:
+        """The adjudication rules' verdict in the position now, if any rule is on and ends
+        the game here (:mod:`.adjudication`)."""
+        if self.adjudicator is None:
+            return None
+        scores = [move_score(analysis) for analysis in self.analyses]
+        return self.adjudicator.judge(self.position, len(self.moves), scores)
 
     def notify(self) -> None:
         """Tell the observer (if any) of the move just played, with both clocks after it."""
@@ -232,6 +267,9 @@ class _Referee:
                 self.set_up(colour)
             self.play_opening()
             while self.position.outcome is None and len(self.moves) < self.setup.max_moves:
+                verdict = self.adjudicate()
+                if verdict is not None:
+                    return self.record(verdict.result, verdict.termination, verdict.reason)
                 self.next_move()
         except Forfeit as forfeit:
             return self.record(("W+", "B+")[forfeit.colour], forfeit.termination, forfeit.reason,
@@ -251,14 +289,17 @@ class _Referee:
         return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,
                           [round(seconds, 3) for seconds in self.used], result, termination,
                           reason, at_fault, stderr, min(opening_plies, len(self.moves)),
-                          list(self.timed_moves), [clock.lowest for clock in self.clocks])
+                          list(self.timed_moves), [clock.lowest for clock in self.clocks],
+                          list(self.analyses))
 
 
 def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random,
               opening: Opening | None = None, observer: MoveObserver | None = None,
-              controls: Sequence[TimeControl] | None = None) -> GameRecord:
+              controls: Sequence[TimeControl] | None = None,
+              analysis_observer: AnalysisObserver | None = None) -> GameRecord:
     """Referee one game: ``engines[0]`` plays black, ``engines[1]`` white; ``rng`` draws the
     random start, if the game has one and the opening does not fix it. ``controls`` are the
-    time controls of black and white (default: ``setup.control`` for both). The channels are
+    time controls of black and white (default: ``setup.control`` for both);
+    ``analysis_observer`` hears each analysis an engine gave with its move. The channels are
     left open for the caller."""
-    return _Referee(setup, engines, rng, opening, observer, controls).run()
+    return _Referee(setup, engines, rng, opening, observer, controls, analysis_observer).run()
