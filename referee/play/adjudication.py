@@ -7,7 +7,7 @@ the order they are asked:
 
 * **exact**: the referee's own solvers prove the result of the position within the time
   budget (the game's exact solver where it has one, such as Clobber's and Domineering's
-  combinatorial-game solvers, else :func:`exhaustive`); mode ``decisive`` leaves a proven draw
+  combinatorial-game solvers, else :func:`exhaustive`, a search of every line to the end); mode ``decisive`` leaves a proven draw
   to be played on;
 * **resign**: with ``N = resign_plies`` and ``T = resign_score``, a side's last ``N`` moves
   all carried a score ``<= -T`` and (unless one-sided) its opponent's last ``N`` moves all a
@@ -147,61 +147,88 @@ def _every_other(scores: Sequence[float | None], last: int, count: int) -> list[
 def prove(position: Position, seconds: float, plies_left: int | None = None) -> int | None:
     """The result of ``position`` with perfect play for the side to move, 1 (wins), 0 (draw)
     or -1 (loses), proven within ``seconds``; ``None`` when it was not. The game's own solver
-    first; where it has none, or its position is too big for it, :func:`exhaustive` with what
-    is left of the time. ``plies_left`` is the number of plies before the move limit draws the
+    where it has one (a position too big for it is not proven: an exhaustive search would not do
+    better there), else :func:`exhaustive`. ``plies_left`` is the number of plies before the move limit draws the
     game (``None``: no limit)."""
     deadline = time.monotonic() + seconds
 
     def stop() -> bool:
         return time.monotonic() >= deadline
     working = position.copy()
+    if not has_solver(working):
+        return exhaustive(working, stop, plies_left)
     try:
         solved = working.solve(stop)
     except OutOfBudget:
         return None
-    if solved is not None:
-        return 1 if solved else -1
-    return exhaustive(working, stop, plies_left)
+    return None if solved is None else 1 if solved else -1
+
+
+def has_solver(position: Position) -> bool:
+    """Whether ``position``'s game has an exact solver of its own (``Position.solve``)."""
+    return type(position).solve is not Position.solve
 
 
 def exhaustive(position: Position, stop: Callable[[], bool],
                plies_left: int | None = None) -> int | None:
     """The exact result of ``position`` (1, 0, -1 for the side to move) by searching every
-    line to the end of the game (at most :data:`EXHAUSTIVE_DEPTH` plies, and a line that
-    reaches the move limit is a draw), or ``None`` when ``stop()`` said so first or a line was
-    too deep. For small endgames of any game; games with their own solver do better."""
-    nodes = [0]
-    limit = EXHAUSTIVE_DEPTH if plies_left is None else min(plies_left, EXHAUSTIVE_DEPTH + 1)
-    draw_at = plies_left if plies_left is not None else None
+    line to the end of the game (at most :data:`EXHAUSTIVE_DEPTH` plies; a line that reaches
+    the move limit is a draw), or ``None`` when ``stop()`` said so first or a line was too
+    deep. Results are shared between transpositions, except in games whose rules look at the
+    history (repetition), where a position's result depends on how it was reached. For small
+    endgames of any game; games with their own solver do better."""
+    search = _Exhaustive(stop, plies_left, not position.tracks_positions)
     try:
-        return _negamax(position, 0, limit, draw_at, stop, nodes)
+        return search.value(position, 0)
     except OutOfBudget:
         return None
 
 
-def _negamax(position: Position, depth: int, limit: int, draw_at: int | None,
-             stop: Callable[[], bool], nodes: list[int]) -> int | None:
-    nodes[0] += 1
-    if not nodes[0] % CLOCK_EVERY and stop():
-        raise OutOfBudget
-    outcome = position.outcome
-    if outcome is not None:
-        return 0 if outcome.winner is None else 1 if outcome.winner == position.to_move else -1
-    if draw_at is not None and depth >= draw_at:
-        return 0
-    if depth >= limit:
-        return None
-    best, open_line = -1, False
-    for move in position.legal_moves():
-        position.play(move)
-        try:
-            value = _negamax(position, depth + 1, limit, draw_at, stop, nodes)
-        finally:
-            position.undo()
-        if value is None:
-            open_line = True
-        elif -value > best:
-            best = -value
-            if best == 1:
-                return 1
-    return None if open_line else best
+class _Exhaustive:
+    """One exhaustive search: its clock, its move limit, its table of proven results."""
+
+    def __init__(self, stop: Callable[[], bool], plies_left: int | None, memo: bool) -> None:
+        self.stop = stop
+        self.draw_at = plies_left
+        self.limit = EXHAUSTIVE_DEPTH if plies_left is None else min(plies_left,
+                                                                     EXHAUSTIVE_DEPTH + 1)
+        self.table: dict | None = {} if memo else None
+        self.nodes = 0
+
+    def value(self, position: Position, depth: int) -> int | None:
+        self.nodes += 1
+        if not self.nodes % CLOCK_EVERY and self.stop():
+            raise OutOfBudget
+        outcome = position.outcome
+        if outcome is not None:
+            return 0 if outcome.winner is None else 1 if outcome.winner == position.to_move else -1
+        if self.draw_at is not None and depth >= self.draw_at:
+            return 0
+        if depth >= self.limit:
+            return None
+        key = None
+        if self.table is not None:
+            # With a move limit the plies left are part of what decides the result.
+            key = (position.key(), None if self.draw_at is None else self.draw_at - depth)
+            if key in self.table:
+                return self.table[key]
+        found = self._children(position, depth)
+        if key is not None and found is not None:
+            self.table[key] = found
+        return found
+
+    def _children(self, position: Position, depth: int) -> int | None:
+        best, open_line = -1, False
+        for move in position.legal_moves():
+            position.play(move)
+            try:
+                value = self.value(position, depth + 1)
+            finally:
+                position.undo()
+            if value is None:
+                open_line = True
+            elif -value > best:
+                best = -value
+                if best == 1:
+                    return 1
+        return None if open_line else best
