@@ -87,3 +87,32 @@ def test_a_crash_fails_its_check_and_the_next_checks_run_on_a_fresh_engine():
     assert [result.name for result in failed] == ["breakthrough: a game to its end"]
     assert "ChannelClosed" in failed[0].detail
     assert results[-1].name == "quit" and results[-1].passed
+
+
+def scoring(answers: str) -> str:
+    return f"{PYTHON} {shlex.quote(str(HERE / 'scoring_engine.py'))} --answers '{answers}'"
+
+
+def details(command: str) -> dict[str, tuple[bool, str]]:
+    return {result.name: (result.passed, result.detail)
+            for result in Checker(command, ("breakthrough",)).run()}
+
+
+def test_the_analysis_lines_are_checked_where_the_engine_offers_them():
+    ours = details(OUR_ENGINE)
+    assert ours["genmove_analyze"] == (True, "offered: the referee will ask for it")
+    assert ours["breakthrough: genmove_analyze lines"] == (
+        True, "lines parse: score, depth, nodes, time, pv")
+    plain = details(f"{PYTHON} {shlex.quote(str(HERE / 'bad_engine.py'))}")  # plain genmove
+    assert plain["genmove_analyze"] == (
+        True, "not offered (optional): the referee will send plain genmove")
+    assert "breakthrough: genmove_analyze lines" not in plain
+
+
+@pytest.mark.parametrize("answers, words", [
+    ("score 3", "the analysis lines do not parse (score '3' is not a number from -1 to 1)"),
+    ("pv h8-h1", "pv move 1 ('h8-h1') is not legal"),
+])
+def test_analysis_lines_that_would_be_lost_fail_their_check(answers, words):
+    passed, detail = details(scoring(answers))["breakthrough: genmove_analyze lines"]
+    assert not passed and detail.startswith(words)
