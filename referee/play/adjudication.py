@@ -38,7 +38,6 @@ from engine import COLOUR_NAMES, Position, Termination
 from engine.cgt import OutOfBudget
 
 from ..plan.adjudication import Adjudication
-from ..records.analysis import MoveAnalysis
 
 # The deepest line the exhaustive solver follows; a line still open there is not a proof.
 EXHAUSTIVE_DEPTH = 200
@@ -58,19 +57,6 @@ class Verdict:
     @property
     def result(self) -> str:
         return ("B+", "W+")[self.winner] if self.winner is not None else "0"
-
-
-def move_score(analysis: MoveAnalysis | None) -> float | None:
-    """The score an analysis gives the mover (its proof when it gives no score).
-
-    >>> move_score(MoveAnalysis(proven="loss")), move_score(MoveAnalysis(score=0.5)), move_score(None)
-    (-1.0, 0.5, None)
-    """
-    if analysis is None:
-        return None
-    if analysis.score is not None:
-        return analysis.score
-    return {"win": 1.0, "loss": -1.0, "draw": 0.0}.get(analysis.proven or "")
 
 
 class Adjudicator:

@@ -36,7 +36,7 @@ from ..plan.setup import Opening, Setup
 from ..plan.time_control import TimeControl, seconds_text
 from ..records.results import GameRecord
 from ..text import one_line
-from .adjudication import Adjudicator, Verdict, move_score
+from .adjudication import Adjudicator, Verdict
 from ..records.analysis import COMMAND as ANALYSE, MoveAnalysis, split_answer
 from .channel import (
     Channel,
@@ -251,7 +251,8 @@ class _Referee:
         the game here (:mod:`.adjudication`)."""
         if self.adjudicator is None:
             return None
-        scores = [move_score(analysis) for analysis in self.analyses]
+        scores = [None if analysis is None else analysis.mover_score()
+                  for analysis in self.analyses]
         return self.adjudicator.judge(self.position, len(self.moves), scores)
 
     def notify(self) -> None:

@@ -83,6 +83,17 @@ class MoveAnalysis:
         except MalformedAnalysis:
             return None
 
+    def mover_score(self) -> float | None:
+        """The score for the side that moved: ``score``, else what a proof says (a win 1, a
+        loss -1, a draw 0), else ``None``.
+
+        >>> MoveAnalysis(proven="loss").mover_score(), MoveAnalysis(0.5, "win").mover_score()
+        (-1.0, 0.5)
+        """
+        if self.score is not None:
+            return self.score
+        return {"win": 1.0, "loss": -1.0, "draw": 0.0}.get(self.proven or "")
+
     def text(self) -> str:
         """The analysis in the protocol's lines (the SGF record keeps it so)."""
         lines = []

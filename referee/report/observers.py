@@ -22,6 +22,7 @@ from typing import Any, Callable
 import click
 
 from ..plan.schedule import ScheduledGame
+from ..records.analysis import MoveAnalysis
 from ..records.results import GameResult
 from ..run.observer import Run, RunObserver
 from ..stats import history, summarize
@@ -107,7 +108,8 @@ class ReportWriter(RunObserver):
 
 
 class LiveView(RunObserver):
-    """Tells :class:`LiveGames` which games are in progress and every move they make."""
+    """Tells :class:`LiveGames` which games are in progress, every move they make and what
+    the engines said of their moves."""
 
     def __init__(self, live: LiveGames) -> None:
         self.live = live
@@ -127,6 +129,9 @@ class LiveView(RunObserver):
     def move_played(self, game_no: int, ply: int, move: str,
                     clocks: tuple[float, float]) -> None:
         self.live.move(game_no, move, clocks)
+
+    def move_analysed(self, game_no: int, ply: int, analysis: MoveAnalysis) -> None:
+        self.live.analyse(game_no, ply, analysis)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
         self.live.finish(row["game_no"])
