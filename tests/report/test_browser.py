@@ -172,6 +172,7 @@ def test_the_served_page_shows_games_in_progress_move_by_move(browser, breakthro
                          "'complete'")
         assert "live" in browser.wait_for("document.getElementById('live-status').textContent")
     finally:
+        browser.open("about:blank")  # no more polling of a server that is gone
         server.stop()
     assert browser.errors == []
 
@@ -229,5 +230,6 @@ def test_the_live_view_shows_the_last_analysis_and_the_graph(browser, breakthrou
         assert browser.evaluate(f"{card}.querySelectorAll('svg.evaluation polyline').length") \
             == 2
     finally:
+        browser.open("about:blank")  # no more polling of a server that is gone
         server.stop()
     assert browser.errors == []
