@@ -4,6 +4,7 @@ by the solver."""
 
 from __future__ import annotations
 
+import json
 import random
 import shlex
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import Termination, find_game
+from referee.commands import cli
 from referee.plan.adjudication import Adjudication, AdjudicationError
 from referee.plan.setup import Setup
 from referee.play.adjudication import prove
@@ -150,3 +152,52 @@ def test_settings_that_cannot_be_used_are_refused():
                      {"resign_sides": "neither"}, {"exact_time": 0}):
         with pytest.raises(AdjudicationError):
             Adjudication(**settings)
+
+
+# --- the command line and the config file ---------------------------------------------------
+
+def run_cli(*arguments: str) -> int:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["match", *arguments])
+    return exit_info.value.code
+
+
+def test_the_rules_come_from_the_config_file_and_are_counted_in_the_summary(tmp_path, capsys):
+    config = tmp_path / "run.toml"
+    engine = f"{PYTHON} -m protocol.cli --depth 1"
+    config.write_text(f'''
+game = "clobber"
+boardsize = "4"
+games = 2
+adjudicate-exact = "decisive"
+adjudicate-exact-time = 5
+adjudicate-move-limit = 30
+engine = [{json.dumps(engine)}, {json.dumps(engine)}]
+''')
+    out = tmp_path / "out"
+    assert run_cli("--config", str(config), "--out", str(out)) == 0
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [(row["termination"], row["plies"], row["at_fault"]) for row in rows] == [
+        ("adjudicated_exact", 0, None)] * 2
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["terminations"] == {"adjudicated_exact": 2}
+    saved = json.loads((out / "match.json").read_text())
+    assert saved["max_moves"] == 30 and saved["adjudication"]["exact"] == "decisive"
+    assert "adjudicated_exact" in capsys.readouterr().out
+    assert run_cli("--config", str(config), "--out", str(out),
+                   "--adjudicate-exact", "all") == 2
+    assert "holds a match with adjudication" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--adjudicate-draw-plies", "1"], "at least 2 plies"),
+    (["--adjudicate-exact", "maybe"], "--adjudicate-exact"),
+    (["--adjudicate-resign-score", "1.5"], "--adjudicate-resign-score"),
+])
+def test_unusable_rules_are_a_usage_error(arguments, message, tmp_path, capsys):
+    engine = f"{PYTHON} -m protocol.cli"
+    assert run_cli("--game", "loa", "--engine", engine, "--engine", engine, *arguments,
+                   "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and message in err
+    assert not (tmp_path / "out").exists()
