@@ -117,7 +117,7 @@ class AlphaBeta:
         ``position``: the score for the mover, a proof (the solver's, or a score within
         :data:`MATE_BOUND`, whose distance in plies it gives), the depth and nodes, and the
         principal variation read from the transposition table."""
-        seconds = self._budget.elapsed()
+        seconds = round(self._budget.elapsed(), 3)
         if self.solved:
             return Analysis(1.0, "win", None, None, self.nodes, seconds, (position.move_text(move),))
         if not self.depth_reached:  # a forced move: nothing was searched

@@ -1,20 +1,21 @@
-"""What a search thought of the move it chose: the engine's side of ``genmove_analyze``.
+"""What a search thought of the move it chose: the value behind ``genmove_analyze``.
 
-An :class:`Analysis` is the searches' report on their last move: the expected result for the
-side that moved (from -1, lost, to 1, won), a proof when the search has one, the depth, the
-nodes, the seconds spent and the principal variation (the chosen move first). Every part but
-the move is optional; :meth:`Analysis.lines` writes the lines that follow the move in the
-answer (``docs/protocol.md``).
+An :class:`Analysis` is shared by the engine, which writes it after its move
+(``docs/protocol.md``), and the referee, which reads it back from the answer
+(:mod:`referee.records.analysis`) and keeps it in its records: the expected result for the side
+that moved (``score``, from -1, lost, to 1, won), a proof when there is one (``proven``: win,
+loss or draw, within ``proven_plies``), the ``depth``, the ``nodes``, the ``seconds`` spent and
+the principal variation ``pv`` (move texts, the chosen move first). Every part is optional.
 
 >>> print("\\n".join(Analysis(score=0.25, depth=4, nodes=1200, seconds=0.5,
 ...                           pv=("b1-b3", "a2-c2")).lines()))
-score 0.250
+score 0.25
 depth 4
 nodes 1200
-time 0.500
+time 0.5
 pv b1-b3 a2-c2
 >>> Analysis(score=1.0, proven="win", proven_plies=3).lines()
-['score 1.000', 'proven win 3 plies']
+['score 1', 'proven win 3 plies']
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ PROOFS = ("win", "loss", "draw")
 
 @dataclass(frozen=True)
 class Analysis:
-    """A search's view of its chosen move; see the module docstring."""
+    """A search's view of its chosen move; see the module docstring. The searches round
+    ``score`` and ``seconds`` to three decimals."""
 
     score: float | None = None
     proven: str | None = None
@@ -45,7 +47,7 @@ class Analysis:
         """The answer's lines after the move, in the order the protocol lists them."""
         lines = []
         if self.score is not None:
-            lines.append(f"score {self.score:.3f}")
+            lines.append(f"score {decimal_text(self.score)}")
         if self.proven is not None:
             plies = f" {self.proven_plies} plies" if self.proven_plies is not None else ""
             lines.append(f"proven {self.proven}{plies}")
@@ -54,16 +56,39 @@ class Analysis:
         if self.nodes is not None:
             lines.append(f"nodes {self.nodes}")
         if self.seconds is not None:
-            lines.append(f"time {self.seconds:.3f}")
+            lines.append(f"time {decimal_text(self.seconds)}")
         if self.pv:
             lines.append("pv " + " ".join(self.pv))
         return lines
 
+    def mover_score(self) -> float | None:
+        """The score for the side that moved: ``score``, else what a proof says (a win 1, a
+        loss -1, a draw 0), else ``None``.
+
+        >>> Analysis(proven="loss").mover_score(), Analysis(0.5, "win").mover_score()
+        (-1.0, 0.5)
+        """
+        if self.score is not None:
+            return self.score
+        return {"win": 1.0, "loss": -1.0, "draw": 0.0}.get(self.proven or "")
+
+
+def decimal_text(number: float) -> str:
+    """A number as the protocol writes numbers: positional, at most six decimals, no
+    trailing zeros.
+
+    >>> decimal_text(0.25), decimal_text(0.00001), decimal_text(3), decimal_text(-1.0)
+    ('0.25', '0.00001', '3', '-1')
+    """
+    text = f"{number:.6f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
 
 def squashed(score: float) -> float:
-    """An evaluation in the game's units as a score from -1 to 1 (see :data:`SCORE_SCALE`).
+    """An evaluation in the game's units as a score from -1 to 1 (see :data:`SCORE_SCALE`),
+    to three decimals.
 
-    >>> squashed(0), round(squashed(300), 3), round(squashed(-3000), 3)
+    >>> squashed(0), squashed(300), squashed(-3000)
     (0.0, 0.762, -1.0)
     """
-    return math.tanh(score / SCORE_SCALE)
+    return round(math.tanh(score / SCORE_SCALE), 3)

@@ -72,13 +72,13 @@ class Mcts:
         ``position``: the chosen child's mean result for the mover (a draw counts half), its
         proof, the playouts as nodes, and the most visited line below it as the principal
         variation."""
-        seconds = self._budget.elapsed()
+        seconds = round(self._budget.elapsed(), 3)
         chosen = next((child for child in self.root.children if child.move == move), None
                       ) if self.root is not None else None
         if chosen is None:  # a forced move, or no time for a playout
             return Analysis(seconds=seconds, nodes=self.playouts, pv=(position.move_text(move),))
         proven = {PROVEN_WIN: "win", PROVEN_LOSS: "loss"}.get(chosen.proven)
-        score = 2 * chosen.wins / chosen.visits - 1 if chosen.visits else 0.0
+        score = round(2 * chosen.wins / chosen.visits - 1, 3) if chosen.visits else 0.0
         if proven is not None:
             score = 1.0 if proven == "win" else -1.0
         working, texts, node = position.copy(), [], chosen

@@ -27,7 +27,7 @@ import click
 from engine import COLOUR_NAMES, Game, GameError, find_game, game_names
 
 from ..play.channel import ChannelError, EngineChannel, parse_answer
-from ..records.analysis import COMMAND as ANALYSE, MalformedAnalysis, MoveAnalysis
+from ..records.analysis import COMMAND as ANALYSE, MalformedAnalysis, read_lines
 from ..text import one_line
 from .arguments import WHOLE
 
@@ -293,14 +293,14 @@ class Checker:
             self._legal(position, move.strip())
             engine.ok("undo")
             try:
-                analysis = MoveAnalysis.from_lines(lines)
+                analysis = read_lines(lines)
             except MalformedAnalysis as error:
                 raise CheckFailed(f"the analysis lines do not parse ({error}): the referee "
                                   "would record no analysis") from None
             if analysis is None:
                 return "the move alone, no analysis lines"
             _check_variation(start, analysis.pv)
-            kinds = [line.split()[0] for line in analysis.text().split("\n")]
+            kinds = [line.split()[0] for line in analysis.lines()]
             return "lines parse: " + ", ".join(kinds)
 
         def to_the_end() -> None:

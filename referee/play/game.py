@@ -31,13 +31,14 @@ import time
 from typing import Callable, Sequence
 
 from engine import COLOUR_NAMES, GameError, Termination
+from engine.search import Analysis
 
 from ..plan.setup import Opening, Setup
 from ..plan.time_control import TimeControl, seconds_text
 from ..records.results import GameRecord
 from ..text import one_line
 from .adjudication import Adjudicator, Verdict
-from ..records.analysis import COMMAND as ANALYSE, MoveAnalysis, split_answer
+from ..records.analysis import COMMAND as ANALYSE, split_answer
 from .channel import (
     Channel,
     ChannelClosed,
@@ -60,7 +61,7 @@ _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
 # left). The runner turns it into RunObserver.move_played.
 MoveObserver = Callable[[int, str, "tuple[float, float]"], None]
 # Called after a move the engine analysed (``genmove_analyze``): (ply, 1-based; the analysis).
-AnalysisObserver = Callable[[int, MoveAnalysis], None]
+AnalysisObserver = Callable[[int, Analysis], None]
 
 
 
@@ -99,7 +100,7 @@ class _Referee:
         self.observer = observer
         self.analysis_observer = analysis_observer
         self.analysing = [False, False]  # whether each side announced genmove_analyze
-        self.analyses: list[MoveAnalysis | None] = []  # each ply's, None where there is none
+        self.analyses: list[Analysis | None] = []  # each ply's, None where there is none
         self.adjudicator = (Adjudicator(setup.adjudication, setup.max_moves)
                             if setup.adjudication.active else None)
         self.start_options, self.game = setup.start(opening, rng)

@@ -31,7 +31,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any, Mapping, Sequence
 
-from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY, MoveAnalysis
+from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY, from_row, sgf_value
 from .results import GameResult, ResultError
 from .sgf import GAME_NUMBERS
 
@@ -154,7 +154,7 @@ def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = Non
     if settings:
         root.append(f"GC[{_sgf_escape('options: ' + settings)}]")
     nodes = [";" + "".join(root)]
-    analyses = [MoveAnalysis.from_dict(entry) for entry in row.get("analysis") or ()]
+    analyses = [from_row(entry) for entry in row.get("analysis") or ()]
     colour = 0 if row["first_player"] == "black" else 1
     comments = {len(nodes) - 1 + len(row["moves"]): row["termination"] + ": " + row["reason"]}
     if row.get("opening_plies"):
@@ -167,7 +167,7 @@ def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = Non
         if clocks and clocks[ply] is not None:
             node += f"{letter}L[{max(0.0, clocks[ply]):.3f}]"
         if ply < len(analyses) and analyses[ply] is not None:
-            node += f"{ANALYSIS_PROPERTY}[{_sgf_escape(analyses[ply].text())}]"
+            node += f"{ANALYSIS_PROPERTY}[{_sgf_escape(sgf_value(analyses[ply]))}]"
         nodes.append(node)
         colour ^= 1
     for place, comment in comments.items():

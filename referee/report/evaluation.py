@@ -24,7 +24,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping, Sequence
 
-from ..records.analysis import MoveAnalysis
+from ..records.analysis import from_row
 
 LEFT, RIGHT, TOP, BOTTOM = 40, 14, 26, 22
 SIDES = ("black", "white")
@@ -33,7 +33,7 @@ SIDES = ("black", "white")
 def analysis_text(entry: Mapping[str, Any] | None) -> str:
     """One line for the viewer: the score, the proof, depth, nodes, time, the principal
     variation; empty for a move without analysis."""
-    analysis = MoveAnalysis.from_dict(entry)
+    analysis = from_row(entry)
     if analysis is None:
         return ""
     parts = []
@@ -72,7 +72,7 @@ def for_black(entries: Sequence[Mapping[str, Any] | None],
     each moved (``movers[k]`` made ply ``k + 1``)."""
     views: tuple[list, list] = ([], [])
     for ply, (entry, mover) in enumerate(zip(entries, movers), 1):
-        analysis = MoveAnalysis.from_dict(entry)
+        analysis = from_row(entry)
         score = None if analysis is None else analysis.mover_score()
         if score is not None:
             views[mover].append((ply, score if mover == 0 else -score))

@@ -21,8 +21,9 @@ from typing import Any, Callable
 
 import click
 
+from engine.search import Analysis
+
 from ..plan.schedule import ScheduledGame
-from ..records.analysis import MoveAnalysis
 from ..records.results import GameResult
 from ..run.observer import Run, RunObserver
 from ..stats import history, summarize
@@ -130,7 +131,7 @@ class LiveView(RunObserver):
                     clocks: tuple[float, float]) -> None:
         self.live.move(game_no, move, clocks)
 
-    def move_analysed(self, game_no: int, ply: int, analysis: MoveAnalysis) -> None:
+    def move_analysed(self, game_no: int, ply: int, analysis: Analysis) -> None:
         self.live.analyse(game_no, ply, analysis)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:

@@ -25,8 +25,9 @@ from urllib.parse import unquote, urlsplit
 
 from engine import Game, GameError, Position
 from engine.drawing import svg
+from engine.search import Analysis
 
-from ..records.analysis import MoveAnalysis
+from ..records.analysis import to_row
 from .evaluation import evaluation_chart, ply_texts
 
 from .folder import REPORT_NAME
@@ -66,10 +67,10 @@ class LiveGame:
             except GameError:
                 self.position = None
 
-    def analyse(self, ply: int, analysis: MoveAnalysis) -> None:
+    def analyse(self, ply: int, analysis: Analysis) -> None:
         """The engine's analysis of ply ``ply`` (1-based, already played)."""
         if 0 < ply <= len(self.analyses):
-            self.analyses[ply - 1] = analysis.as_dict()
+            self.analyses[ply - 1] = to_row(analysis)
 
     def state(self) -> dict[str, Any]:
         """The game as ``live.json`` gives it; the board (``None`` once a move did not replay)
@@ -106,7 +107,7 @@ class LiveGames:
             if game_no in self._games:
                 self._games[game_no].play(move, clocks)
 
-    def analyse(self, game_no: int, ply: int, analysis: MoveAnalysis) -> None:
+    def analyse(self, game_no: int, ply: int, analysis: Analysis) -> None:
         with self._lock:
             if game_no in self._games:
                 self._games[game_no].analyse(ply, analysis)

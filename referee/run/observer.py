@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from engine.search import Analysis
+
 from ..plan.schedule import ScheduledGame
 from ..plan.setup import Setup
-from ..records.analysis import MoveAnalysis
 from ..play.entrants import EngineSpec
 from ..stats.sprt import SprtSettings
 
@@ -32,7 +33,7 @@ class RunObserver:
         """Ply ``ply`` (1-based, opening moves included) of game ``game_no`` was ``move``;
         ``clocks`` are black's and white's time left."""
 
-    def move_analysed(self, game_no: int, ply: int, analysis: MoveAnalysis) -> None:
+    def move_analysed(self, game_no: int, ply: int, analysis: Analysis) -> None:
         """The engine that made ply ``ply`` of game ``game_no`` said ``analysis`` of it
         (called after :meth:`move_played`, from the same thread, only for analysed moves)."""
 
@@ -63,7 +64,7 @@ class Observers(RunObserver):
         for observer in self.observers:
             observer.move_played(game_no, ply, move, clocks)
 
-    def move_analysed(self, game_no: int, ply: int, analysis: MoveAnalysis) -> None:
+    def move_analysed(self, game_no: int, ply: int, analysis: Analysis) -> None:
         for observer in self.observers:
             observer.move_analysed(game_no, ply, analysis)
 

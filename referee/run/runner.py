@@ -32,6 +32,7 @@ from ..plan.setup import Setup
 from ..play.channel import Channel
 from ..play.entrants import DeadChannel, EnginePool, EngineSpec, start_engine
 from ..play.game import play_game
+from ..records.analysis import to_row
 from ..records.folder import ResultsFile, save_game, write_summary
 from ..records.results import GameRecord, GameResult
 from ..stats import summarize
@@ -211,9 +212,9 @@ class Runner:
 def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:
     """The ``results.jsonl`` row of a finished game; ``names`` are the engines' display names.
     A game in which an engine analysed its moves has ``analysis``: one entry a ply, ``None``
-    or the analysis's known fields (:meth:`~referee.records.analysis.MoveAnalysis.as_dict`)."""
+    or the analysis's known fields (:func:`~referee.records.analysis.to_row`)."""
     lowest = [None if left is None else round(left, 3) for left in record.lowest]
-    analysis = ({"analysis": [None if entry is None else entry.as_dict()
+    analysis = ({"analysis": [None if entry is None else to_row(entry)
                               for entry in record.analyses]}
                 if any(record.analyses) else {})
     return {

@@ -167,7 +167,7 @@ def test_the_rules_come_from_the_config_file_and_are_counted_in_the_summary(tmp_
     engine = f"{PYTHON} -m protocol.cli --depth 1"
     config.write_text(f'''
 game = "clobber"
-boardsize = "4"
+boardsize = "3"
 games = 2
 adjudicate-exact = "decisive"
 adjudicate-exact-time = 5

@@ -15,7 +15,9 @@ from referee.plan.schedule import ScheduledGame
 from referee.plan.setup import Setup
 from referee.play.channel import EngineChannel
 from referee.play.game import play_game
-from referee.records.analysis import MoveAnalysis, analyses_in, split_answer
+from engine.search import Analysis
+from referee.records.analysis import (analyses_in, from_row, read_text, sgf_value,
+                                     split_answer, to_row)
 from referee.records.folder import sgf_text
 from referee.records.sgf import read_sgf
 from referee.run.runner import result_row
@@ -34,16 +36,16 @@ def test_a_full_answer_is_read_field_by_field():
     move, analysis = split_answer("b1-b3\nscore -0.125\nproven loss 12 plies\ndepth 7\n"
                                   "nodes 123456\ntime 0.75\npv b1-b3 a2-c2 g1-e3")
     assert move == "b1-b3"
-    assert analysis == MoveAnalysis(-0.125, "loss", 12, 7, 123456, 0.75,
+    assert analysis == Analysis(-0.125, "loss", 12, 7, 123456, 0.75,
                                     ("b1-b3", "a2-c2", "g1-e3"))
 
 
 @pytest.mark.parametrize("lines, expected", [
-    ("score 1", MoveAnalysis(score=1.0)),
-    ("proven draw", MoveAnalysis(proven="draw")),
-    ("proven WIN 3", MoveAnalysis(proven="win", proven_plies=3)),
-    ("pv a1\nseldepth 9\ninfo whatever it is", MoveAnalysis(pv=("a1",))),
-    ("  depth 3  ", MoveAnalysis(depth=3)),
+    ("score 1", Analysis(score=1.0)),
+    ("proven draw", Analysis(proven="draw")),
+    ("proven WIN 3", Analysis(proven="win", proven_plies=3)),
+    ("pv a1\nseldepth 9\ninfo whatever it is", Analysis(pv=("a1",))),
+    ("  depth 3  ", Analysis(depth=3)),
 ])
 def test_partial_answers_keep_what_they_give_and_skip_unknown_lines(lines, expected):
     assert split_answer("a1\n" + lines) == ("a1", expected)
@@ -64,11 +66,11 @@ def test_no_known_line_is_no_analysis(answer):
 
 
 def test_the_text_form_and_the_row_form_read_back_the_same():
-    analysis = MoveAnalysis(0.333333, "win", 5, 9, 10, 0.00001, ("a1", "b2"))
-    assert MoveAnalysis.from_text(analysis.text()) == analysis
-    assert MoveAnalysis.from_dict(analysis.as_dict()) == analysis
-    assert MoveAnalysis.from_dict({"score": "high"}) is None
-    assert MoveAnalysis.from_dict({"colour": 3}) is None
+    analysis = Analysis(0.333333, "win", 5, 9, 10, 0.00001, ("a1", "b2"))
+    assert read_text(sgf_value(analysis)) == analysis
+    assert from_row(to_row(analysis)) == analysis
+    assert from_row({"score": "high"}) is None
+    assert from_row({"colour": 3}) is None
 
 
 # --- the referee with real engine processes -------------------------------------------------
@@ -88,10 +90,9 @@ def test_our_engine_analyses_every_move_and_the_row_and_sgf_keep_it():
     assert all(entry.depth == 2 and entry.pv[0] == move
                for entry, move in zip(record.analyses, record.moves))
     row = result_row(GAME, record, ["a", "b"])
-    assert [MoveAnalysis.from_dict(entry) for entry in row["analysis"]] == record.analyses
+    assert [from_row(entry) for entry in row["analysis"]] == record.analyses
     text = sgf_text({**row, "first_player": "black"})
-    assert analyses_in(read_sgf(text)) == [MoveAnalysis.from_text(entry.text())
-                                          for entry in record.analyses]
+    assert analyses_in(read_sgf(text)) == record.analyses
 
 
 def test_an_engine_without_the_command_is_asked_for_plain_genmove():
@@ -107,12 +108,12 @@ def test_a_malformed_analysis_is_no_analysis_and_never_a_forfeit():
     script = "score 2;depth x|pv a;score 0.5|bogus;!;proven win"
     record = play([f"{SCORING} --answers '{script}'", BAD], Setup("loa", max_moves=10))
     assert record.termination is Termination.MOVE_LIMIT
-    assert record.analyses[0::2] == [None, None, MoveAnalysis(score=0.5), None,
-                                     MoveAnalysis(proven="win")]
+    assert record.analyses[0::2] == [None, None, Analysis(score=0.5), None,
+                                     Analysis(proven="win")]
 
 
 @pytest.mark.parametrize("line", ["b1-b3 c1-c3", "zz99", "", "score 0.5"])
 def test_the_move_line_is_checked_as_a_genmove_answer(line):
     record = play([f"{SCORING} --answers 'score 0.1;@{line}|score 0.5|pv b1-b3'", BAD])
     assert record.termination is Termination.ILLEGAL_MOVE and record.result == "W+"
-    assert len(record.moves) == 2 and record.analyses == [MoveAnalysis(score=0.1), None]
+    assert len(record.moves) == 2 and record.analyses == [Analysis(score=0.1), None]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import BLACK, WHITE, find_game, game_names
-from referee.records.analysis import MoveAnalysis
+from engine.search import Analysis
 from referee.report.folder import REPORT_NAME, write_report
 from referee.report.replay import game_of
 from referee.report.server import LiveGame, LiveGames, ReportServer
@@ -221,9 +221,9 @@ def test_the_live_view_shows_the_last_analysis_and_the_graph(browser, breakthrou
         card = "document.querySelector('#live-games figure[data-game=\"7\"]')"
         browser.wait_for(f"{card} && {card}.dataset.ply === '0'")
         live.move(7, "a2-a3", (19.0, 20.0))
-        live.analyse(7, 1, MoveAnalysis(score=0.25, depth=3, pv=("a2-a3", "h7-h6")))
+        live.analyse(7, 1, Analysis(score=0.25, depth=3, pv=("a2-a3", "h7-h6")))
         live.move(7, "h7-h6", (19.0, 19.0))
-        live.analyse(7, 2, MoveAnalysis(score=-0.5, pv=("h7-h6",)))
+        live.analyse(7, 2, Analysis(score=-0.5, pv=("h7-h6",)))
         browser.wait_for(f"{card}.dataset.ply === '2'")
         text = browser.wait_for(f"{card}.querySelector('.analysis').textContent")
         assert text == "black's engine: score -0.50 · pv h7-h6"
