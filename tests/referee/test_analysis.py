@@ -13,9 +13,10 @@ import pytest
 from engine import Termination
 from referee.plan.schedule import ScheduledGame
 from referee.plan.setup import Setup
-from referee.play.channel import EngineChannel
+from referee.play.channel import EngineChannel, InProcessChannel
 from referee.play.game import play_game
-from engine.search import Analysis
+from engine.search import Analysis, Player
+from protocol.cli import build_engine
 from referee.records.analysis import (analyses_in, from_row, read_text, sgf_value,
                                      split_answer, to_row)
 from referee.records.folder import sgf_text
@@ -117,3 +118,27 @@ def test_the_move_line_is_checked_as_a_genmove_answer(line):
     record = play([f"{SCORING} --answers 'score 0.1;@{line}|score 0.5|pv b1-b3'", BAD])
     assert record.termination is Termination.ILLEGAL_MOVE and record.result == "W+"
     assert len(record.moves) == 2 and record.analyses == [Analysis(score=0.1), None]
+
+
+class Recording(InProcessChannel):
+    """Our engine in this process, less ``genmove_analyze`` when told, noting every command."""
+
+    def __init__(self, analyse: bool) -> None:
+        engine = build_engine(Player(depth=1, seed=1))
+        if not analyse:
+            del engine.handlers["genmove_analyze"]
+        super().__init__(engine.respond)
+        self.sent: list[str] = []
+
+    def send(self, command: str, deadline: float | None = None) -> str:
+        self.sent.append(command)
+        return super().send(command, deadline)
+
+
+def test_each_engine_is_asked_with_the_command_it_announced():
+    engines = [Recording(analyse=False), Recording(analyse=True)]
+    record = play_game(Setup("loa", max_moves=4), engines, random.Random(1))
+    asked = [[command.split()[0] for command in engine.sent if command.startswith("genmove")]
+             for engine in engines]
+    assert asked == [["genmove", "genmove"], ["genmove_analyze", "genmove_analyze"]]
+    assert [entry is None for entry in record.analyses] == [True, False, True, False]
