@@ -2,9 +2,10 @@
 """What exact adjudication saves, and whether it ever gets a result wrong.
 
     python scripts/bench_adjudication.py clobber domineering --games 6 --time 3 --increment 0.2
+    python scripts/bench_adjudication.py clobber --engine "--algorithm uct" --exact-time 0.3
 
-For each game our engine plays itself (two processes, seeds differing per game) at the given
-clock, once without adjudication and once with exact adjudication (``decisive``: wins and
+For each game our engine plays itself (two processes, seeds differing per game; ``--engine``
+adds options to both, to bench another search) at the given clock, once without adjudication and once with exact adjudication (``decisive``: wins and
 losses), through the referee's own game loop. (The two games may differ: the engines search on
 the clock.) Each game the rule ended is then played on from the adjudicated position twice:
 
@@ -44,14 +45,14 @@ from referee.play.game import play_game  # noqa: E402
 PYTHON = shlex.quote(sys.executable)
 
 
-def engines(seed: int) -> list[EngineChannel]:
-    return [EngineChannel(f"{PYTHON} -m protocol.cli --seed {seed + side}", cwd=str(ROOT))
-            for side in (0, 1)]
+def engines(seed: int, options: str) -> list[EngineChannel]:
+    return [EngineChannel(f"{PYTHON} -m protocol.cli --seed {seed + side} {options}",
+                          cwd=str(ROOT)) for side in (0, 1)]
 
 
-def timed_game(setup: Setup, seed: int, opening: Opening | None = None):
+def timed_game(setup: Setup, seed: int, options: str, opening: Opening | None = None):
     """A game between two fresh engine processes, and its wall time."""
-    channels = engines(seed)
+    channels = engines(seed, options)
     started = time.monotonic()
     try:
         record = play_game(setup, channels, random.Random(seed), opening)
@@ -82,15 +83,16 @@ def winner_of(result: str) -> int | None:
     return {"B+": 0, "W+": 1}.get(result)
 
 
-def bench(name: str, games: int, control: TimeControl, exact_time: float, seed: int) -> dict:
+def bench(name: str, games: int, control: TimeControl, exact_time: float, seed: int,
+          options: str) -> dict:
     setup = Setup(name, control=control,
                   adjudication=Adjudication(exact="decisive", exact_time=exact_time))
     plain = Setup(name, control=control)
     found = {"games": games, "adjudicated": 0, "plies": [], "plain": [], "wall": [],
              "saved": [], "solver_differs": 0, "engines_differ": 0}
     for number in range(games):
-        found["plain"].append(timed_game(plain, seed + 10 * number)[1])
-        record, wall = timed_game(setup, seed + 10 * number)
+        found["plain"].append(timed_game(plain, seed + 10 * number, options)[1])
+        record, wall = timed_game(setup, seed + 10 * number, options)
         found["wall"].append(wall)
         if record.termination is not Termination.ADJUDICATED_EXACT:
             continue
@@ -101,7 +103,7 @@ def bench(name: str, games: int, control: TimeControl, exact_time: float, seed: 
             position.play(position.parse_move(text))
         verdict = winner_of(record.result)
         found["solver_differs"] += solver_winner(position, 4 * exact_time) != verdict
-        rest, rest_wall = timed_game(plain, seed + 10 * number,
+        rest, rest_wall = timed_game(plain, seed + 10 * number, options,
                                      Opening(1, tuple(record.moves)))
         found["saved"].append(rest_wall)
         found["engines_differ"] += winner_of(rest.result) != verdict
@@ -120,15 +122,16 @@ def mean(values: list[float]) -> str:
 @click.option("--exact-time", type=float, default=1.0, show_default=True,
               help="The solver's seconds in each position.")
 @click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--engine", "options", default="", help="Options for both engines.")
 def main(names: tuple[str, ...], games: int, main: float, increment: float, exact_time: float,
-         seed: int) -> None:
+         seed: int, options: str) -> None:
     """Exact adjudication against playing on, per game."""
     control = TimeControl(main, increment)
     click.echo("| game | games | adjudicated | at ply (mean) | wall s/game without | with | "
                "engines' play-on s | solver play-out differs | engines' play-out differs |")
     click.echo("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in names:
-        found = bench(name, games, control, exact_time, seed)
+        found = bench(name, games, control, exact_time, seed, options)
         click.echo(f"| {name} | {found['games']} | {found['adjudicated']} | "
                    f"{mean(found['plies'])} | {mean(found['plain'])} | {mean(found['wall'])} | "
                    f"{mean(found['saved'])} | "

@@ -12,6 +12,12 @@ that comes after its clock ran out loses on time like a late move.
 An opening (from a book) is played on the referee's board and sent to both engines with
 ``play`` after the set-up; its moves cost no time but the engines' answers to them.
 
+An engine that announces ``genmove_analyze`` (``docs/protocol.md``) is asked for its moves
+with it, any other with ``genmove``; the move line is judged alike, and what the engine said
+of its move is kept (:mod:`referee.records.analysis`; a malformed analysis is none). Before
+each move the adjudication rules in force (:mod:`.adjudication`, ``docs/adjudication.md``) may
+end the game.
+
 Every way a game can end is one :class:`~engine.core.Termination` with a one-line reason; when
 an engine is at fault (illegal move, timeout, crash, protocol error, resignation) it loses.
 
@@ -35,10 +41,10 @@ from engine.search import Analysis
 
 from ..plan.setup import Opening, Setup
 from ..plan.time_control import TimeControl, seconds_text
+from ..records.analysis import COMMAND as ANALYSE, split_answer
 from ..records.results import GameRecord
 from ..text import one_line
 from .adjudication import Adjudicator, Verdict
-from ..records.analysis import COMMAND as ANALYSE, split_answer
 from .channel import (
     Channel,
     ChannelClosed,
