@@ -63,11 +63,6 @@ class Adjudication:
         """Whether any rule is on."""
         return bool(self.exact or self.resign_plies or self.draw_plies)
 
-    @property
-    def needs_scores(self) -> bool:
-        """Whether a rule reads the engines' scores (resign, draw)."""
-        return bool(self.resign_plies or self.draw_plies)
-
     def saved(self) -> dict | None:
         """The settings as ``match.json`` keeps them (``None`` when no rule is on)."""
         return asdict(self) if self.active else None
