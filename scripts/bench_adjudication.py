@@ -35,7 +35,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import Termination, find_game  # noqa: E402
-from referee.plan.adjudication import Adjudication  # noqa: E402
+from referee.plan.adjudication import DEFAULT_EXACT_TIME, Adjudication  # noqa: E402
 from referee.plan.setup import Opening, Setup  # noqa: E402
 from referee.plan.time_control import TimeControl  # noqa: E402
 from referee.play.adjudication import prove  # noqa: E402
@@ -119,7 +119,7 @@ def mean(values: list[float]) -> str:
 @click.option("--games", type=click.IntRange(1), default=6, show_default=True)
 @click.option("--time", "main", type=float, default=3.0, show_default=True)
 @click.option("--increment", type=float, default=0.2, show_default=True)
-@click.option("--exact-time", type=float, default=1.0, show_default=True,
+@click.option("--exact-time", type=float, default=DEFAULT_EXACT_TIME, show_default=True,
               help="The solver's seconds in each position.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--engine", "options", default="", help="Options for both engines.")
