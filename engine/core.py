@@ -39,6 +39,10 @@ class Termination(str, enum.Enum):
     TIMEOUT = "timeout"
     CRASH = "crash"
     PROTOCOL_ERROR = "protocol_error"
+    # The referee's adjudication rules (docs/adjudication.md): no engine is at fault.
+    ADJUDICATED_EXACT = "adjudicated_exact"
+    ADJUDICATED_RESIGN = "adjudicated_resign"
+    ADJUDICATED_DRAW = "adjudicated_draw"
 
 
 @dataclass(frozen=True)

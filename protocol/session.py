@@ -56,7 +56,7 @@ class GameSession:
     def register(self, engine: GtpEngine) -> None:
         """Add this session's commands to ``engine``."""
         for name in ("name", "version", "list_games", "set_game", "boardsize", "clear_board",
-                     "komi", "play", "genmove", "undo", "legal_moves", "side_to_move",
+                     "komi", "play", "genmove", "genmove_analyze", "undo", "legal_moves", "side_to_move",
                      "final_score", "showboard", "time_settings", "time_left"):
             engine.add_command(name, getattr(self, "cmd_" + name))
 
@@ -150,15 +150,25 @@ class GameSession:
         return ""
 
     def cmd_genmove(self, args: list[str]) -> str:
-        _expect(args, 1, "genmove COLOUR")
+        return self._generate(args, "genmove", analyse=False)
+
+    def cmd_genmove_analyze(self, args: list[str]) -> str:
+        """``genmove`` with the search's view after the move line (``docs/protocol.md``)."""
+        return self._generate(args, "genmove_analyze", analyse=True)
+
+    def _generate(self, args: list[str], command: str, analyse: bool) -> str:
+        _expect(args, 1, f"{command} COLOUR")
         colour = self._colour(args[0])
         if self.position.outcome is not None:
             raise CommandError("game is over")
         self._check_turn(colour)
-        move = self.player.choose(self.position)
+        if analyse:
+            move, analysis = self.player.choose_with_analysis(self.position)
+        else:
+            move, analysis = self.player.choose(self.position), None
         text = self.position.move_text(move)
         self.position.play(move)
-        return text
+        return "\n".join([text, *(analysis.lines() if analysis else ())])
 
     def cmd_undo(self, args: list[str]) -> str:
         if not self.position.history:

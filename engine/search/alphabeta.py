@@ -31,6 +31,7 @@ import random
 
 from ..cgt import OutOfBudget
 from ..core import Position
+from .analysis import Analysis, squashed
 from .budget import Budget
 
 WIN = 1_000_000
@@ -63,6 +64,7 @@ class AlphaBeta:
         self.nodes = 0
         self.depth_reached = 0
         self.score = 0
+        self.solved = False  # the last move was proven winning by the game's solver
         self._budget = Budget()
         self._side = 0
 
@@ -75,11 +77,13 @@ class AlphaBeta:
             self.table.clear()
         self.history.clear()
         self._budget = budget
-        self.nodes = 0
+        self.nodes = self.depth_reached = self.score = 0
+        self.solved = False
         if len(moves) == 1 and budget.depth is None:
             return moves[0]
         winning = self._solved_move(position, budget)
         if winning is not None:
+            self.solved = True
             return winning
         # Half the solver's time is given back to the search: enough for an iteration or two
         # after a failed proof, without draining the clock move after move (with the whole of
@@ -107,6 +111,39 @@ class AlphaBeta:
                     and budget.elapsed() - solving >= NEXT_ITERATION * budget.soft):
                 break  # the next iteration would not finish in time
         return best
+
+    def analysis(self, position: Position, move) -> Analysis:
+        """What the last :meth:`choose` found, ``move`` (its choice) about to be played in
+        ``position``: the score for the mover, a proof (the solver's, or a score within
+        :data:`MATE_BOUND`, whose distance in plies it gives), the depth and nodes, and the
+        principal variation read from the transposition table."""
+        seconds = round(self._budget.elapsed(), 3)
+        if self.solved:
+            return Analysis(1.0, "win", None, None, self.nodes, seconds, (position.move_text(move),))
+        if not self.depth_reached:  # a forced move: nothing was searched
+            return Analysis(seconds=seconds, pv=(position.move_text(move),))
+        proven = plies = None
+        if abs(self.score) >= MATE_BOUND:
+            proven, plies = ("win" if self.score > 0 else "loss"), WIN - abs(self.score)
+        score = 1.0 if proven == "win" else -1.0 if proven == "loss" else squashed(self.score)
+        return Analysis(score, proven, plies, self.depth_reached, self.nodes, seconds,
+                        self._variation(position, move, self.depth_reached))
+
+    def _variation(self, position: Position, move, length: int) -> tuple[str, ...]:
+        """``move`` and the table's best replies after it, up to ``length`` moves, stopping at
+        the end of the game, a missing entry, or a move no longer legal."""
+        working = position.copy()
+        texts = []
+        while move is not None and len(texts) < length:
+            texts.append(working.move_text(move))
+            working.play(move)
+            if working.outcome is not None:
+                break
+            entry = self.table.get(working.key())
+            move = entry[3] if entry is not None else None
+            if move is not None and move not in working.legal_moves():
+                move = None
+        return tuple(texts)
 
     def _solved_move(self, position: Position, budget: Budget):
         """A move the game's exact solver proves winning within :data:`SOLVE_SHARE` of the

@@ -13,6 +13,7 @@ import math
 import random
 
 from ..core import Position
+from .analysis import Analysis
 from .budget import Budget
 
 PROVEN_WIN, PROVEN_LOSS = 1, -1
@@ -43,15 +44,17 @@ class Mcts:
         self.playout_limit = playout_limit
         self.solver = solver
         self.playouts = 0
+        self.root: _Node | None = None
+        self._budget = Budget()
 
     def choose(self, position: Position, budget: Budget):
         """The most visited move after the budget is spent (a proven win at once)."""
         moves = position.legal_moves()
+        self.root, self._budget, self.playouts = None, budget, 0
         if len(moves) == 1 and budget.playouts is None:
             return moves[0]
         working = position.copy()
-        root = _Node(None, None, position.to_move ^ 1, self._shuffled(moves))
-        self.playouts = 0
+        root = self.root = _Node(None, None, position.to_move ^ 1, self._shuffled(moves))
         limit = budget.playouts
         while not root.proven:
             if limit is not None and self.playouts >= limit:
@@ -63,6 +66,28 @@ class Mcts:
         if not root.children:  # no time for a single iteration: any legal move
             return root.untried[-1]
         return self._best(root).move
+
+    def analysis(self, position: Position, move) -> Analysis:
+        """What the last :meth:`choose` found, ``move`` (its choice) about to be played in
+        ``position``: the chosen child's mean result for the mover (a draw counts half), its
+        proof, the playouts as nodes, and the most visited line below it as the principal
+        variation."""
+        seconds = round(self._budget.elapsed(), 3)
+        chosen = next((child for child in self.root.children if child.move == move), None
+                      ) if self.root is not None else None
+        if chosen is None:  # a forced move, or no time for a playout
+            return Analysis(seconds=seconds, nodes=self.playouts, pv=(position.move_text(move),))
+        proven = {PROVEN_WIN: "win", PROVEN_LOSS: "loss"}.get(chosen.proven)
+        score = round(2 * chosen.wins / chosen.visits - 1, 3) if chosen.visits else 0.0
+        if proven is not None:
+            score = 1.0 if proven == "win" else -1.0
+        working, texts, node = position.copy(), [], chosen
+        while node is not None:
+            texts.append(working.move_text(node.move))
+            working.play(node.move)
+            visited = [child for child in node.children if child.visits]
+            node = max(visited, key=lambda child: child.visits) if visited else None
+        return Analysis(score, proven, None, None, self.playouts, seconds, tuple(texts))
 
     def _shuffled(self, moves: list) -> list:
         self.random.shuffle(moves)

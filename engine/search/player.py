@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..core import Position
 from .alphabeta import AlphaBeta
+from .analysis import Analysis
 from .baselines import Greedy, RandomMover
 from .budget import Budget, TimeKeeper
 from .mcts import Mcts
@@ -69,7 +70,19 @@ class Player:
 
     def choose(self, position: Position):
         """A legal move for the side to move (the game must not be over)."""
+        return self.choose_with_analysis(position, analyse=False)[0]
+
+    def choose_with_analysis(self, position: Position, analyse: bool = True):
+        """A legal move for the side to move and what the search thought of it (an empty
+        :class:`Analysis` for the baselines, which search nothing; ``None`` unless
+        ``analyse``). The analysis, principal variation included, is taken before the clock's
+        note of the time spent, so it is charged to the move like the search itself."""
         budget = self.budget(position)
-        move = self.searcher_for(position).choose(position, budget)
+        searcher = self.searcher_for(position)
+        move = searcher.choose(position, budget)
+        analysis = None
+        if analyse:
+            analysis = (searcher.analysis(position, move) if hasattr(searcher, "analysis")
+                        else Analysis())
         self.clock.record_spent(position.to_move, budget.elapsed())
-        return move
+        return move, analysis

@@ -3,10 +3,12 @@
 It starts the engine as the referee does (a pseudo-terminal, standard error kept apart) and
 goes through SPEC section 1 command by command: the framing (answers ``=``/``?``, ids echoed,
 the empty line that ends an answer, comment and blank lines ignored, nothing written unasked),
-every command of SPEC 1.2, and then, for each game the engine lists (or those named with
+every command of SPEC 1.2 (and whether the engine offers the optional ``genmove_analyze``),
+and then, for each game the engine lists (or those named with
 ``--game``), the position commands against the referee's own rules: ``legal_moves`` as the
 rules give them, legal and illegal ``play``, ``undo``, ``genmove`` within ``time_left``, and a
-short game played to its end with ``final_score``.
+short game played to its end with ``final_score``; where the engine offers ``genmove_analyze``,
+one analysed move, whose lines must parse and whose principal variation must be legal.
 
 Each check gives one :class:`CheckResult`; the command prints one line per check and exits with
 status 0 only when all pass. "The engine starts" passes only when the engine answers its first
@@ -29,6 +31,8 @@ import click
 from engine import COLOUR_NAMES, Game, GameError, find_game, game_names
 
 from ..play.channel import ChannelClosed, ChannelError, ChannelTimeout, EngineChannel, parse_answer
+from ..records.analysis import COMMAND as ANALYSE
+from ..records.analysis import MalformedAnalysis, read_lines
 from ..text import one_line
 from .arguments import WHOLE, DecimalRange
 
@@ -143,7 +147,7 @@ def _expect(condition: bool, message: str) -> None:
 
 
 # A check to run: its name and its body (which raises CheckFailed or EngineBroken).
-Step = tuple[str, Callable[[], None]]
+Step = tuple[str, Callable[[], 'str | None']]
 EACH_LISTED_GAME = "each listed game's checks"
 
 
@@ -164,6 +168,7 @@ class Checker:
         self.fatal: CheckResult | None = None
         self.skipped: list[tuple[str, str]] = []
         self._last: CheckResult | None = None
+        self.analysing = False
 
     def run(self) -> Iterator[CheckResult]:
         try:
@@ -195,14 +200,15 @@ class Checker:
         self.engine.start()
         self.engine.raw("protocol_version")
 
-    def _check(self, name: str, body: Callable[[], None]) -> CheckResult:
+    def _check(self, name: str, body: Callable[[], str | None]) -> CheckResult:
+        """Run one check; ``body`` fails it by raising, and may return a detail to show."""
         try:
-            body()
+            detail = body()
         except CheckFailed as failure:
             return CheckResult(name, False, str(failure))
         except EngineBroken as error:
             return CheckResult(name, False, str(error), fatal=True)
-        return CheckResult(name, True)
+        return CheckResult(name, True, detail or "")
 
     # --- the protocol itself ---------------------------------------------------------------
 
@@ -251,10 +257,19 @@ class Checker:
         def komi() -> None:
             engine.ok("komi 0")
 
+        def analysis_offered() -> str:
+            text = engine.ok(f"known_command {ANALYSE}")
+            _expect(text in ("true", "false"), f"known_command {ANALYSE} answered {text!r}, "
+                                               "expected 'true' or 'false'")
+            self.analysing = text == "true"
+            return ("offered: the referee will ask for it" if self.analysing else
+                    "not offered (optional): the referee will send plain genmove")
+
         return [("protocol_version", protocol_version), ("name and version", names),
                 ("ids echoed", ids), ("list_commands", list_commands),
                 ("known_command", known_command), ("unknown command", unknown_command),
-                ("comments, blank lines, tabs, CR", comments), ("komi", komi)]
+                ("comments, blank lines, tabs, CR", comments), ("komi", komi),
+                (ANALYSE, analysis_offered)]
 
     def _list_games(self) -> None:
         """``list_games`` answers; without ``--game``, it must name a game the rules know."""
@@ -331,6 +346,26 @@ class Checker:
             self._legal(position, move)
             engine.ok("undo")
 
+        def analysed_move() -> str:
+            position = game.initial_position()
+            colour = COLOUR_NAMES[position.to_move]
+            engine.ok(f"time_left {colour} {GENMOVE_SECONDS:g} 0")
+            move, *lines = engine.ok(f"{ANALYSE} {colour}",
+                                     GENMOVE_SECONDS + GENMOVE_GRACE + 5).split("\n")
+            start = position.copy()
+            self._legal(position, move.strip())
+            engine.ok("undo")
+            try:
+                analysis = read_lines(lines)
+            except MalformedAnalysis as error:
+                raise CheckFailed(f"the analysis lines do not parse ({error}): the referee "
+                                  "would record no analysis") from None
+            if analysis is None:
+                return "the move alone, no analysis lines"
+            _check_variation(start, analysis.pv)
+            kinds = [line.split()[0] for line in analysis.lines()]
+            return "lines parse: " + ", ".join(kinds)
+
         def to_the_end() -> None:
             engine.ok("clear_board")
             position = self._play_to_end(game)
@@ -347,6 +382,7 @@ class Checker:
                   ("final_score before the end", final_score_early),
                   ("illegal play refused", illegal_play), ("play and undo", play_and_undo),
                   ("showboard", showboard), ("genmove within time_left", genmove),
+                  *([(f"{ANALYSE} lines", analysed_move)] if self.analysing else []),
                   ("a game to its end", to_the_end)]
         yield f"{name}: set_game", select
         if self.fatal is None and not self._last.passed:
@@ -357,13 +393,13 @@ class Checker:
             yield f"{name}: {label}", self._after_failure(select, body)
 
     def _after_failure(self, select: Callable[[], None],
-                       body: Callable[[], None]) -> Callable[[], None]:
+                       body: Callable[[], str | None]) -> Callable[[], str | None]:
         """``body``, run after ``select`` when the check before it failed: a failed check
         leaves the engine in an unknown position."""
-        def step() -> None:
+        def step() -> str | None:
             if not self._last.passed:
                 select()
-            body()
+            return body()
         return step
 
     def _compare(self, position) -> None:
@@ -443,6 +479,18 @@ def skipped_lines(skipped: Sequence[tuple[str, str]]) -> list[str]:
                           for word in words)
         lines.append(f"skip  {named} ({reason})")
     return lines
+
+
+def _check_variation(position, pv: Sequence[str]) -> None:
+    """A principal variation must be legal moves from ``position``, the move played first."""
+    for ply, text in enumerate(pv, 1):
+        try:
+            position.play(position.parse_move(text))
+        except GameError as error:
+            raise CheckFailed(f"pv move {ply} ({one_line(text, 20)!r}) is not legal: "
+                              f"{one_line(str(error), 80)}") from None
+        if position.outcome is not None and ply < len(pv):
+            raise CheckFailed(f"pv goes on after the game ends at its move {ply}")
 
 
 @click.command(context_settings={"max_content_width": 100})

@@ -28,6 +28,7 @@ from ..report.server import DEFAULT_HOST, DEFAULT_PORT
 from ..stats.sprt import SprtError, parse_sprt
 from ..text import one_line, parse_anchor
 from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
+from .adjudication_options import adjudication_from, adjudication_options
 from .check import check
 from .engine_settings import engine_specs, time_control
 from .habits import parse_tc, translate
@@ -137,8 +138,10 @@ def cli() -> None:
                    "--time and --increment in one.")
 @click.option("--time-margin", type=DecimalRange(0), default=0.0, show_default=True,
               metavar="SECONDS", help="Grace before a late move loses on time.")
-@click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
+@click.option("--max-moves", "--adjudicate-move-limit", "max_moves", type=WholeRange(1),
+              default=DEFAULT_MAX_MOVES, show_default=True,
               help="Plies after which a game is a draw (termination move_limit).")
+@adjudication_options
 @click.option("--sprt", default=None, metavar="elo0=A elo1=B [alpha=] [beta=] [model=]",
               help="Stop when the SPRT decides (two engines; model normalized|logistic).")
 @click.option("--anchor", default=None, metavar="NAME=ELO",
@@ -180,7 +183,8 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
     games, pairs = _games(values["games"], values["rounds"], values["pairs"])
     setup = build_setup(values["game"], parse_options(values["options"]), size,
                         control=time_control(**timing), time_margin=values["time_margin"],
-                        max_moves=values["max_moves"], command_timeout=values["command_timeout"])
+                        max_moves=values["max_moves"], command_timeout=values["command_timeout"],
+                        adjudication=adjudication_from(values))
     specs = engine_specs(commands, values["engine_options"], timing)
     try:
         sprt = parse_sprt([values["sprt"]]) if values["sprt"] else None

@@ -28,6 +28,7 @@ from typing import Any, Iterator, Sequence
 
 import click
 
+from ..plan.adjudication import Adjudication
 from ..plan.schedule import plan
 from ..plan.setup import Opening, Setup
 from ..play.entrants import (
@@ -103,6 +104,7 @@ class MatchSettings:
                 "size": list(setup.size) if setup.size else None,
                 "engines": [spec.as_dict() for spec in self.engines],
                 "time_margin": setup.time_margin, "max_moves": setup.max_moves,
+                "adjudication": setup.adjudication.saved(),
                 "gauntlet": self.gauntlet, "pairs": self.paired, "book": book,
                 "sprt": asdict(self.sprt) if self.sprt else None,
                 "anchor": ({"name": self.anchor[0], "elo": self.anchor[1]} if self.anchor
@@ -233,7 +235,9 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = (),
         except SettingsMismatch as error:
             raise click.UsageError(one_line(str(error), 600)) from None
         settings = replace(
-            settings, sprt=SprtSettings(**saved["sprt"]) if saved.get("sprt") else None,
+            settings, setup=replace(settings.setup, adjudication=Adjudication(
+                **saved["adjudication"]) if saved.get("adjudication") else Adjudication()),
+            sprt=SprtSettings(**saved["sprt"]) if saved.get("sprt") else None,
             anchor=(saved["anchor"]["name"], saved["anchor"]["elo"]) if saved.get("anchor")
             else None)
         return _play(settings, planned_with(saved["seed"]), saved["seed"], observers, starter)

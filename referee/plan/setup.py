@@ -13,6 +13,7 @@ from typing import Mapping
 
 from engine import Game, find_game
 
+from .adjudication import Adjudication
 from .time_control import TimeControl
 
 DEFAULT_MAX_MOVES = 1000
@@ -22,7 +23,7 @@ DEFAULT_COMMAND_TIMEOUT = 30.0
 @dataclass(frozen=True)
 class Setup:
     """What every game of a run shares: the game, its options and size, the default time
-    control, the grace before a late move loses, the limits.
+    control, the grace before a late move loses, the limits, the adjudication rules.
 
     ``command_timeout`` bounds the answer to any command other than ``genmove`` (which the
     clock bounds), even when the clock would allow more; the time such an answer takes is
@@ -36,6 +37,7 @@ class Setup:
     time_margin: float = 0.0
     max_moves: int = DEFAULT_MAX_MOVES
     command_timeout: float = DEFAULT_COMMAND_TIMEOUT
+    adjudication: Adjudication = Adjudication()
 
     def make_game(self, extra: Mapping[str, str] | None = None) -> Game:
         """The game with these options (and ``extra`` ones); raises the game's errors."""

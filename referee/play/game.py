@@ -12,6 +12,12 @@ that comes after its clock ran out loses on time like a late move.
 An opening (from a book) is played on the referee's board and sent to both engines with
 ``play`` after the set-up; its moves cost no time but the engines' answers to them.
 
+An engine that announces ``genmove_analyze`` (``docs/protocol.md``) is asked for its moves
+with it, any other with ``genmove``; the move line is judged alike, and what the engine said
+of its move is kept (:mod:`referee.records.analysis`; a malformed analysis is none). Before
+each move the adjudication rules in force (:mod:`.adjudication`, ``docs/adjudication.md``) may
+end the game.
+
 Every way a game can end is one :class:`~engine.core.Termination` with a one-line reason; when
 an engine is at fault (illegal move, timeout, crash, protocol error, resignation) it loses.
 
@@ -31,11 +37,14 @@ import time
 from typing import Callable, Sequence
 
 from engine import COLOUR_NAMES, GameError, Termination
+from engine.search import Analysis
 
 from ..plan.setup import Opening, Setup
 from ..plan.time_control import TimeControl, seconds_text
+from ..records.analysis import COMMAND as ANALYSE, split_answer
 from ..records.results import GameRecord
 from ..text import one_line
+from .adjudication import Adjudicator, Verdict
 from .channel import (
     Channel,
     ChannelClosed,
@@ -58,6 +67,8 @@ _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
 # Called after every move, opening moves included: (ply, 1-based; move text; both clocks' time
 # left). The runner turns it into RunObserver.move_played.
 MoveObserver = Callable[[int, str, "tuple[float, float]"], None]
+# Called after a move the engine analysed (``genmove_analyze``): (ply, 1-based; the analysis).
+AnalysisObserver = Callable[[int, Analysis], None]
 
 
 
@@ -88,11 +99,17 @@ class _Referee:
 
     def __init__(self, setup: Setup, engines: Sequence[Channel], rng: random.Random,
                  opening: Opening | None, observer: MoveObserver | None,
-                 controls: Sequence[TimeControl] | None) -> None:
+                 controls: Sequence[TimeControl] | None,
+                 analysis_observer: AnalysisObserver | None = None) -> None:
         self.setup = setup
         self.engines = engines
         self.opening = opening
         self.observer = observer
+        self.analysis_observer = analysis_observer
+        self.analysing = [False, False]  # whether each side announced genmove_analyze
+        self.analyses: list[Analysis | None] = []  # each ply's, None where there is none
+        self.adjudicator = (Adjudicator(setup.adjudication, setup.max_moves)
+                            if setup.adjudication.active else None)
         self.start_options, self.game = setup.start(opening, rng)
         self.position = self.game.initial_position()
         controls = controls or (setup.control, setup.control)
@@ -166,6 +183,15 @@ class _Referee:
             self.ask_or_refuse(colour, f"boardsize {size}")
         self.ask_or_refuse(colour, "clear_board")
         self.tell(colour, self.clocks[colour].control.settings())
+        self.analysing[colour] = self.announces(colour, ANALYSE)
+
+    def announces(self, colour: int, command: str) -> bool:
+        """Whether ``colour``'s engine answers ``known_command`` with ``true`` for
+        ``command`` (a ``?`` answer is a no)."""
+        try:
+            return self.ask(colour, f"known_command {command}").strip().lower() == "true"
+        except GtpFailure:
+            return False
 
     def play_opening(self) -> None:
         """Play the opening's moves on the board and send each to both engines."""
@@ -177,6 +203,7 @@ class _Referee:
                 raise ValueError(f"opening {self.opening.source}: {text}: {error}") from None
             self.position.play(move)
             self.moves.append(text)
+            self.analyses.append(None)
             self.clock_after_move.append(None)
             for engine in (self.game.first_player, 1 - self.game.first_player):
                 self.ask_or_refuse(engine, f"play {COLOUR_NAMES[colour]} {text}")
@@ -192,13 +219,14 @@ class _Referee:
         clock = self.clocks[colour]
         seconds, stones = clock.time_left()
         self.tell(colour, f"time_left {name} {seconds_text(seconds)} {stones}")
+        command = ANALYSE if self.analysing[colour] else "genmove"
         start = time.monotonic()
         taking_back = False
         try:
-            answer = self.ask(colour, f"genmove {name}", start + clock.budget())
+            answer = self.ask(colour, f"{command} {name}", start + clock.budget())
         except GtpFailure as failure:
-            raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered genmove with a "
-                          f"failure: {one_line(str(failure))}") from None
+            raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered {command} "
+                          f"with a failure: {one_line(str(failure))}") from None
         except TakeBack:
             taking_back = True
         finally:
@@ -210,6 +238,9 @@ class _Referee:
         if taking_back:
             self.take_back()
             return
+        analysis = None
+        if self.analysing[colour]:
+            answer, analysis = split_answer(answer)
         if answer.lower() == "resign":
             raise Forfeit(colour, Termination.RESIGN, f"{name} resigned")
         try:
@@ -220,11 +251,23 @@ class _Referee:
         text = position.move_text(move)
         position.play(move)
         self.moves.append(text)
+        self.analyses.append(analysis)
         self.timed_moves[colour] += 1
         self.clock_after_move.append(clock.time_left()[0])
         if position.outcome is None:
             self.ask_or_refuse(1 - colour, f"play {name} {text}")
         self.notify()
+        if analysis is not None and self.analysis_observer is not None:
+            self.analysis_observer(len(self.moves), analysis)
+
+    def adjudicate(self) -> Verdict | None:
+        """The adjudication rules' verdict in the position now, if any rule is on and ends
+        the game here (:mod:`.adjudication`)."""
+        if self.adjudicator is None:
+            return None
+        scores = [None if analysis is None else analysis.mover_score()
+                  for analysis in self.analyses]
+        return self.adjudicator.judge(self.position, len(self.moves), scores)
 
     def take_back(self) -> None:
         """Take back the last two moves (a person's and the reply to it, at the person's
@@ -236,6 +279,7 @@ class _Referee:
         for _ in range(2):
             self.position.undo()
             self.moves.pop()
+            self.analyses.pop()
             self.clock_after_move.pop()
             self.timed_moves[self.position.to_move] -= 1
         for colour in (0, 1):
@@ -261,6 +305,9 @@ class _Referee:
                 self.set_up(colour)
             self.play_opening()
             while self.position.outcome is None and len(self.moves) < self.setup.max_moves:
+                verdict = self.adjudicate()
+                if verdict is not None:
+                    return self.record(verdict.result, verdict.termination, verdict.reason)
                 self.next_move()
         except Forfeit as forfeit:
             return self.record(("W+", "B+")[forfeit.colour], forfeit.termination, forfeit.reason,
@@ -280,14 +327,17 @@ class _Referee:
         return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,
                           [round(seconds, 3) for seconds in self.used], result, termination,
                           reason, at_fault, stderr, min(opening_plies, len(self.moves)),
-                          list(self.timed_moves), [clock.lowest for clock in self.clocks])
+                          list(self.timed_moves), [clock.lowest for clock in self.clocks],
+                          list(self.analyses))
 
 
 def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random,
               opening: Opening | None = None, observer: MoveObserver | None = None,
-              controls: Sequence[TimeControl] | None = None) -> GameRecord:
+              controls: Sequence[TimeControl] | None = None,
+              analysis_observer: AnalysisObserver | None = None) -> GameRecord:
     """Referee one game: ``engines[0]`` plays black, ``engines[1]`` white; ``rng`` draws the
     random start, if the game has one and the opening does not fix it. ``controls`` are the
-    time controls of black and white (default: ``setup.control`` for both). The channels are
+    time controls of black and white (default: ``setup.control`` for both);
+    ``analysis_observer`` hears each analysis an engine gave with its move. The channels are
     left open for the caller."""
-    return _Referee(setup, engines, rng, opening, observer, controls).run()
+    return _Referee(setup, engines, rng, opening, observer, controls, analysis_observer).run()

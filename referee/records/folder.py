@@ -31,6 +31,8 @@ import threading
 from pathlib import Path
 from typing import IO, Any, Iterator, Mapping, Sequence
 
+from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY
+from .analysis import from_row, sgf_value
 from .differences import describe_differences
 from .results import GameResult, ResultError
 from .sgf import GAME_NUMBERS
@@ -127,7 +129,9 @@ def _sgf_escape(text: str) -> str:
 def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = None) -> str:
     """The SGF record of a game from its results row: a root node with the players, result
     and rules, then one node per move holding our move text (``B[b1-b3]``), with the time left
-    (``BL``/``WL``) when ``clocks`` gives it (opening moves have none). The last opening move's
+    (``BL``/``WL``) when ``clocks`` gives it (opening moves have none) and the mover's analysis
+    (``EA``, in the lines of ``genmove_analyze``, see ``docs/analysis.md``) when the row's
+    ``analysis`` has one for the move. The last opening move's
     comment says where the opening ends (``C[end of opening 3]``); the termination and its
     reason are the last node's comment.
 
@@ -152,6 +156,7 @@ def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = Non
     if settings:
         root.append(f"GC[{_sgf_escape('options: ' + settings)}]")
     nodes = [";" + "".join(root)]
+    analyses = [from_row(entry) for entry in row.get("analysis") or ()]
     colour = 0 if row["first_player"] == "black" else 1
     comments = {len(nodes) - 1 + len(row["moves"]): row["termination"] + ": " + row["reason"]}
     if row.get("opening_plies"):
@@ -163,6 +168,8 @@ def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = Non
         node = f";{letter}[{_sgf_escape(move)}]"
         if clocks and clocks[ply] is not None:
             node += f"{letter}L[{max(0.0, clocks[ply]):.3f}]"
+        if ply < len(analyses) and analyses[ply] is not None:
+            node += f"{ANALYSIS_PROPERTY}[{_sgf_escape(sgf_value(analyses[ply]))}]"
         nodes.append(node)
         colour ^= 1
     for place, comment in comments.items():

@@ -126,7 +126,8 @@ class GameRecord:
     after each move (refills included; ``None`` for an opening move); ``used`` the seconds each
     colour spent, ``timed_moves`` the moves each made on its clock and ``lowest`` the least
     time each had left at the end of one (``None`` before any); ``at_fault`` the colour that
-    forfeited; ``stderr`` what each engine wrote to standard error (the tail).
+    forfeited; ``stderr`` what each engine wrote to standard error (the tail); ``analyses``
+    what the mover's engine said of each move (``genmove_analyze``; ``None`` where nothing).
     """
 
     game: Game
@@ -142,3 +143,4 @@ class GameRecord:
     opening_plies: int = 0
     timed_moves: list[int] = field(default_factory=lambda: [0, 0])
     lowest: list[float | None] = field(default_factory=lambda: [None, None])
+    analyses: list = field(default_factory=list)

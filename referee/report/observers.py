@@ -22,6 +22,8 @@ from typing import Any, Callable
 
 import click
 
+from engine.search import Analysis
+
 from ..plan.schedule import ScheduledGame
 from ..records.folder import RESULTS_NAME, read_game_rows
 from ..run.observer import Run, RunObserver
@@ -114,7 +116,8 @@ class ReportWriter(RunObserver):
 
 
 class LiveView(RunObserver):
-    """Tells :class:`LiveGames` which games are in progress and every move they make."""
+    """Tells :class:`LiveGames` which games are in progress, every move they make and what
+    the engines said of their moves."""
 
     def __init__(self, live: LiveGames) -> None:
         self.live = live
@@ -134,6 +137,9 @@ class LiveView(RunObserver):
     def move_played(self, game_no: int, ply: int, move: str,
                     clocks: tuple[float, float]) -> None:
         self.live.move(game_no, move, clocks)
+
+    def move_analysed(self, game_no: int, ply: int, analysis: Analysis) -> None:
+        self.live.analyse(game_no, ply, analysis)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
         self.live.finish(row["game_no"])

@@ -311,7 +311,8 @@ def viewer() -> str:
 <button type="button" id="copy" title="copy the moves, separated by spaces">copy moves</button>
 <a id="ply-link" href="#">link to this ply</a> <span id="copy-status" class="note"></span>
 </div>
-<p id="ply-info"></p><p id="v-final" hidden></p>
+<p id="ply-info"></p><p id="analysis-info" class="note"></p><p id="v-final" hidden></p>
+<div id="evaluation" hidden></div>
 <ol id="moves"></ol>
 <p class="note">Keys: <kbd>←</kbd> <kbd>→</kbd> step, <kbd>Home</kbd> <kbd>End</kbd>,
 <kbd>f</kbd> flip, <kbd>Esc</kbd> back to the summary.</p>

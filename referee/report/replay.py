@@ -24,6 +24,7 @@ from engine import Game, find_game
 from engine.drawing import svg
 
 from ..records.sgf import SgfError, read_sgf
+from .evaluation import evaluation_chart, ply_texts
 
 
 def pack(texts: Sequence[str]) -> dict[str, Any]:
@@ -100,7 +101,9 @@ def game_of(row: Mapping[str, Any]) -> Game:
 def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
            start: Sequence[float | None] = (None, None)) -> dict[str, Any]:
     """The viewer's data for the game of a results row: its facts, the moves, a board per ply
-    (ply 0 is the start) and both clocks at each ply (``None`` where unknown).
+    (ply 0 is the start) and both clocks at each ply (``None`` where unknown); for a game whose
+    engines analysed their moves, a line of text a move (``analysis``, empty where a move has
+    none) and the evaluation chart (``evaluation``, :mod:`.evaluation`).
 
     ``clocks`` are the mover's time left after each move (:func:`sgf_clocks`); ``start``
     black's and white's clocks at the start. A move the rules refuse (a record from an older
@@ -119,7 +122,11 @@ def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
         movers.append(position.to_move)
         position.play(move)
         boards.append(svg(position, text))
+    entries = row.get("analysis") or []
+    analysed = {"analysis": ply_texts(entries, movers),
+                "evaluation": evaluation_chart(entries, movers)} if entries else {}
     return {
+        **analysed,
         "game_no": row["game_no"], "game": game.name, "title": game.title,
         "black": row["black"], "white": row["white"], "result": row["result"],
         "termination": row["termination"], "reason": row["reason"],

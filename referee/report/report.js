@@ -97,6 +97,8 @@ const OlympiadReport = (() => {
       $("v-ending").textContent = `${data.result} · ${data.termination}: ${data.reason}`
         + (data.error ? ` · replay stopped at ${data.error}` : "");
       buildMoveList(data);
+      $("evaluation").innerHTML = data.evaluation || "";
+      $("evaluation").hidden = !data.evaluation;
       document.title = `Game ${data.game_no} – ${document.body.dataset.title}`;
     }
     const last = data.boards.frames.length - 1;
@@ -136,6 +138,8 @@ const OlympiadReport = (() => {
     const move = ply > 0 ? data.moves[ply - 1] : "start";
     const opening = ply > 0 && ply <= data.opening_plies ? " (opening)" : "";
     $("ply-info").textContent = `ply ${ply} of ${last}: ${move}${opening}`;
+    $("analysis-info").textContent = ply > 0 && data.analysis ? data.analysis[ply - 1] || "" : "";
+    markPly($("evaluation"), ply);
     $("v-final").hidden = ply !== last;
     $("v-final").textContent = `${data.result} · ${data.termination}: ${data.reason}`;
     for (const item of $("moves").children) {
@@ -146,6 +150,18 @@ const OlympiadReport = (() => {
     const address = `#game-${data.game_no}-ply-${ply}`;
     if (location.hash !== address) history.replaceState(null, "", address);
     $("ply-link").href = address;
+  }
+
+  // The evaluation chart's cursor (referee/report/evaluation.py) moved to ``ply``.
+  function markPly(holder, ply) {
+    const chart = holder.querySelector("svg.evaluation");
+    if (!chart) return;
+    const {left, width, plies} = chart.dataset;
+    const x = (Number(left) + Number(width) * ply / Number(plies)).toFixed(1);
+    const cursor = chart.querySelector(".cursor");
+    cursor.setAttribute("x1", x);
+    cursor.setAttribute("x2", x);
+    chart.dataset.ply = ply;
   }
 
   function closeViewer() {
@@ -214,6 +230,19 @@ const OlympiadReport = (() => {
       caption.textContent = `Game ${game.game_no}: ${game.black} (black) ${clockText(game.clocks[0])}`
         + ` – ${game.white} (white) ${clockText(game.clocks[1])} · ply ${game.ply}: ${last}`;
       card.append(board, caption);
+      if (game.analysis) {
+        const analysis = document.createElement("p");
+        analysis.className = "note analysis";
+        analysis.textContent = game.analysis;
+        card.append(analysis);
+      }
+      if (game.evaluation) {
+        const chart = document.createElement("div");
+        chart.className = "evaluation";
+        chart.innerHTML = game.evaluation;
+        markPly(chart, game.ply);
+        card.append(chart);
+      }
       list.append(card);
     }
   }

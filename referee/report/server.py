@@ -2,7 +2,8 @@
 
 A small standard-library server (``http.server`` in a thread) serves the report's own files
 of one output folder (``report.html`` and ``report-assets/``) and ``live.json``: the games in
-progress, each with its moves, clocks and current board, and ``version``, which changes each
+progress, each with its moves, clocks, current board and, where the engines analyse their moves,
+the last move's analysis and the game's evaluation chart, and ``version``, which changes each
 time ``report.html`` is rewritten. The page polls ``live.json`` every second, draws the games in
 progress and reloads itself when a game has finished (see ``report.js``).
 
@@ -24,6 +25,10 @@ from urllib.parse import unquote, urlsplit
 
 from engine import Game, GameError, Position
 from engine.drawing import svg
+from engine.search import Analysis
+
+from ..records.analysis import to_row
+from .evaluation import evaluation_chart, ply_texts
 
 from .folder import REPORT_NAME
 from .page import ASSETS_DIR
@@ -41,20 +46,31 @@ class LiveGame:
         self.black = black
         self.white = white
         self.position: Position | None = game.initial_position()
+        self.first_player = game.first_player
         self.moves: list[str] = []
+        self.movers: list[int] = []
+        self.analyses: list[dict[str, Any] | None] = []
         self.clocks = list(clocks)
         self._drawn: tuple[int, str | None] | None = None  # (ply, board) last drawn
+        self._charted: tuple[int, str] | None = None  # (analysed plies, chart) last drawn
 
     def play(self, move: str, clocks: tuple[float, float]) -> None:
         """One more move; a move the position refuses (should the runner and this view ever
         disagree) leaves the board out from then on, the moves still listed."""
         self.moves.append(move)
+        self.analyses.append(None)
+        self.movers.append(self.movers[-1] ^ 1 if self.movers else self.first_player)
         self.clocks = list(clocks)
         if self.position is not None:
             try:
                 self.position.play(self.position.parse_move(move))
             except GameError:
                 self.position = None
+
+    def analyse(self, ply: int, analysis: Analysis) -> None:
+        """The engine's analysis of ply ``ply`` (1-based, already played)."""
+        if 0 < ply <= len(self.analyses):
+            self.analyses[ply - 1] = to_row(analysis)
 
     def state(self) -> dict[str, Any]:
         """The game as ``live.json`` gives it; the board (``None`` once a move did not replay)
@@ -64,8 +80,14 @@ class LiveGame:
             board = None if self.position is None else svg(
                 self.position, self.moves[-1] if self.moves else None)
             self._drawn = (ply, board)
+        analysed = sum(entry is not None for entry in self.analyses)
+        if analysed and (self._charted is None or self._charted[0] != analysed):
+            self._charted = (analysed, evaluation_chart(self.analyses, self.movers, 280, 120))
         return {"game_no": self.game_no, "black": self.black, "white": self.white, "ply": ply,
-                "moves": list(self.moves), "clocks": self.clocks, "board": self._drawn[1]}
+                "moves": list(self.moves), "clocks": self.clocks, "board": self._drawn[1],
+                "analysis": ply_texts(self.analyses[-1:], self.movers[-1:])[0]
+                if self.analyses else "",
+                "evaluation": self._charted[1] if self._charted else ""}
 
 
 class LiveGames:
@@ -84,6 +106,11 @@ class LiveGames:
         with self._lock:
             if game_no in self._games:
                 self._games[game_no].play(move, clocks)
+
+    def analyse(self, game_no: int, ply: int, analysis: Analysis) -> None:
+        with self._lock:
+            if game_no in self._games:
+                self._games[game_no].analyse(ply, analysis)
 
     def finish(self, game_no: int) -> None:
         with self._lock:

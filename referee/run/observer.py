@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from engine.search import Analysis
+
 from ..plan.schedule import ScheduledGame
 from ..plan.setup import Setup
 from ..play.entrants import EngineSpec
@@ -31,6 +33,10 @@ class RunObserver:
                     clocks: tuple[float, float]) -> None:
         """Ply ``ply`` (1-based, opening moves included) of game ``game_no`` was ``move``;
         ``clocks`` are black's and white's time left."""
+
+    def move_analysed(self, game_no: int, ply: int, analysis: Analysis) -> None:
+        """The engine that made ply ``ply`` of game ``game_no`` said ``analysis`` of it
+        (called after :meth:`move_played`, from the same thread, only for analysed moves)."""
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
         """A game was written (``row``); ``summary`` covers every finished game so far."""
@@ -58,6 +64,10 @@ class Observers(RunObserver):
                     clocks: tuple[float, float]) -> None:
         for observer in self.observers:
             observer.move_played(game_no, ply, move, clocks)
+
+    def move_analysed(self, game_no: int, ply: int, analysis: Analysis) -> None:
+        for observer in self.observers:
+            observer.move_analysed(game_no, ply, analysis)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
         for observer in self.observers:

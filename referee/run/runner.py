@@ -34,6 +34,7 @@ from ..plan.setup import Setup
 from ..play.channel import Channel
 from ..play.entrants import DeadChannel, EnginePool, EngineSpec, start_engine
 from ..play.game import play_game
+from ..records.analysis import to_row
 from ..records.folder import ResultsFile, save_game, write_summary
 from ..records.results import GameRecord, GameResult
 from ..stats import Tally, summary_of
@@ -96,8 +97,10 @@ def play_task(task: Task) -> TaskResult:
         observer = (functools.partial(task.observer.move_played, game.game_no)
                     if task.observer else None)
         controls = [spec.control or task.setup.control for spec in specs]
+        analysed = (functools.partial(task.observer.move_analysed, game.game_no)
+                    if task.observer else None)
         record = play_game(task.setup, channels, random.Random(game.seed), game.opening,
-                           observer, controls)
+                           observer, controls, analysed)
         if POOL.stopping:  # its engines were killed under it: not a result
             break
         for colour, (spec, channel) in enumerate(zip(specs, channels)):
@@ -207,8 +210,13 @@ class Runner:
 
 
 def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:
-    """The ``results.jsonl`` row of a finished game; ``names`` are the engines' display names."""
+    """The ``results.jsonl`` row of a finished game; ``names`` are the engines' display names.
+    A game in which an engine analysed its moves has ``analysis``: one entry a ply, ``None``
+    or the analysis's known fields (:func:`~referee.records.analysis.to_row`)."""
     lowest = [None if left is None else round(left, 3) for left in record.lowest]
+    analysis = ({"analysis": [None if entry is None else to_row(entry)
+                              for entry in record.analyses]}
+                if any(record.analyses) else {})
     return {
         "game_no": game.game_no, "game": record.game.name,
         "black": names[game.black], "white": names[game.white],
@@ -227,4 +235,5 @@ def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) ->
         "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "black_stderr": record.stderr[0][-STDERR_IN_ROW:],
         "white_stderr": record.stderr[1][-STDERR_IN_ROW:],
+        **analysis,
     }

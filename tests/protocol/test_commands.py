@@ -65,6 +65,19 @@ def test_genmove_plays_a_legal_move_that_is_then_on_the_board(engine):
     ok(engine.ask(f"play b {move}"))
 
 
+def test_genmove_analyze_plays_like_genmove_and_says_what_it_found(engine):
+    assert ok(engine.ask("known_command genmove_analyze")) == "true"
+    assert "genmove_analyze" in ok(engine.ask("list_commands")).split("\n")
+    legal = ok(engine.ask("legal_moves")).split()
+    move, *lines = ok(engine.ask("genmove_analyze black")).split("\n")
+    assert move in legal and ok(engine.ask("side_to_move")) == "white"
+    found = dict(line.split(" ", 1) for line in lines)
+    assert set(found) == {"score", "depth", "nodes", "time", "pv"}
+    assert found["depth"] == "1" and found["pv"].split()[0] == move
+    assert -1 <= float(found["score"]) <= 1
+    assert engine.ask("genmove_analyze black").startswith("? illegal move: black is not to move")
+
+
 def test_a_whole_game_to_its_end_and_the_answers_after_it(engine):
     for ply in range(400):
         if ok(engine.ask("side_to_move")) == "none":

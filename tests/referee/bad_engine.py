@@ -83,6 +83,7 @@ class BadEngine:
         self.session = GameSession(FirstMovePlayer(), version="bad")
         self.session.register(self.engine)
         self.engine.add_command("genmove", self.genmove)
+        del self.engine.handlers["genmove_analyze"]  # an engine of plain genmove only
         self.engine.add_command("play", self.play)
 
     def genmove(self, args: list[str]) -> str:

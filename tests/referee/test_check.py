@@ -67,6 +67,7 @@ def test_an_engine_that_exits_at_once_does_not_start_and_nothing_else_is_run():
                      "'protocol_version'")
     assert skipped == ("skip  protocol_version; name and version; ids echoed; list_commands; "
                        "known_command; unknown command; comments, blank lines, tabs, CR; komi; "
+                       "genmove_analyze; "
                        "list_games; loa: 9 checks; quit (the engine starts failed fatally)")
     assert last == "1 checks, 1 failed, stopped at a fatal failure"
 
@@ -76,7 +77,7 @@ def test_an_engine_that_never_answers_costs_one_timeout():
     results = list(checker.run())
     assert [(r.name, r.detail, r.fatal) for r in results] == [
         ("the engine starts", "no answer to 'protocol_version' in 0.5 s", True)]
-    assert len(checker.skipped) == 19 and checker.skipped[-1][0] == "quit"
+    assert len(checker.skipped) == 20 and checker.skipped[-1][0] == "quit"
 
 
 def test_an_answer_without_its_empty_line_stops_and_names_the_game_checks_skipped():
@@ -90,7 +91,7 @@ def test_an_answer_without_its_empty_line_stops_and_names_the_game_checks_skippe
         "breakthrough: clear_board and legal_moves", "breakthrough: final_score before the end",
         "breakthrough: illegal play refused", "breakthrough: play and undo",
         "breakthrough: showboard", "breakthrough: genmove within time_left",
-        "breakthrough: a game to its end", "quit"]
+        "breakthrough: genmove_analyze lines", "breakthrough: a game to its end", "quit"]
 
 
 def test_an_unknown_game_is_a_usage_error():
@@ -134,6 +135,35 @@ def test_a_game_the_engine_cannot_select_skips_its_other_checks_and_goes_on():
     checker = Checker(sloppy("no-loa"), ["loa", "domineering"])
     failed = [result for result in checker.run() if not result.passed]
     assert [(r.name, r.fatal) for r in failed] == [("loa: set_game", False)]
-    assert len(checker.skipped) == 8
+    assert len(checker.skipped) == 9  # 8, and the genmove_analyze lines it offers
     assert set(checker.skipped) == {(name, "loa cannot be selected") for name, _ in checker.skipped}
     assert checker.fatal is None  # domineering's checks and quit ran
+
+
+def scoring(answers: str) -> str:
+    return f"{PYTHON} {shlex.quote(str(HERE / 'scoring_engine.py'))} --answers '{answers}'"
+
+
+def details(command: str) -> dict[str, tuple[bool, str]]:
+    return {result.name: (result.passed, result.detail)
+            for result in Checker(command, ("breakthrough",)).run()}
+
+
+def test_the_analysis_lines_are_checked_where_the_engine_offers_them():
+    ours = details(OUR_ENGINE)
+    assert ours["genmove_analyze"] == (True, "offered: the referee will ask for it")
+    assert ours["breakthrough: genmove_analyze lines"] == (
+        True, "lines parse: score, depth, nodes, time, pv")
+    plain = details(f"{PYTHON} {shlex.quote(str(HERE / 'bad_engine.py'))}")  # plain genmove
+    assert plain["genmove_analyze"] == (
+        True, "not offered (optional): the referee will send plain genmove")
+    assert "breakthrough: genmove_analyze lines" not in plain
+
+
+@pytest.mark.parametrize("answers, words", [
+    ("score 3", "the analysis lines do not parse (score '3' is not a number from -1 to 1)"),
+    ("pv h8-h1", "pv move 1 ('h8-h1') is not legal"),
+])
+def test_analysis_lines_that_would_be_lost_fail_their_check(answers, words):
+    passed, detail = details(scoring(answers))["breakthrough: genmove_analyze lines"]
+    assert not passed and detail.startswith(words)

@@ -175,8 +175,9 @@ def test_engines_are_set_up_with_the_same_commands():
     in_game = ("genmove", "play", "time_left")
     setups = [[command for command in engine.sent if not command.startswith(in_game)]
               for engine in engines]
-    assert setups[0] == setups[1] == ["set_game loa", "clear_board", "time_settings 12.5 0 0"]
-    assert engines[0].sent[3].startswith("time_left black 12.5 0")
+    assert setups[0] == setups[1] == ["set_game loa", "clear_board", "time_settings 12.5 0 0",
+                                      "known_command genmove_analyze"]
+    assert engines[0].sent[4].startswith("time_left black 12.5 0")
 
 
 @pytest.mark.skipif("laocoon" not in game_names(), reason="laoCoon is not registered")

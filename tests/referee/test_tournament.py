@@ -151,7 +151,8 @@ def test_both_engines_receive_the_opening_before_the_clocks_start():
         assert before.index(plays[-1]) < before.index(
             next(c for c in before if c.startswith("time_left")))
     mover = engines[1 - record.game.first_player]
-    assert mover.sent[mover.sent.index(plays[-1]) + 2] == f"genmove {second}"
+    # our engine announces genmove_analyze, so the referee asks with it
+    assert mover.sent[mover.sent.index(plays[-1]) + 2] == f"genmove_analyze {second}"
     assert record.moves[:3] == ["a2-a3", "a7-a6", "b2-b3"] and record.opening_plies == 3
     assert record.clocks[:3] == [None, None, None] and None not in record.clocks[3:]
     assert record.timed_moves == [1, 1] and record.termination == Termination.MOVE_LIMIT
@@ -173,8 +174,10 @@ def test_each_engine_plays_under_its_own_time_control():
     controls = [TimeControl(30, 1), TimeControl.per_move(2)]
     play_game(Setup("loa", max_moves=4), engines, random.Random(1), controls=controls)
     assert "time_settings 30 0 0" in engines[0].sent and "time_settings 0 2 1" in engines[1].sent
-    assert engines[0].sent[engines[0].sent.index("genmove black") - 1] == "time_left black 30 0"
-    assert engines[1].sent[engines[1].sent.index("genmove white") - 1] == "time_left white 2 1"
+    assert engines[0].sent[engines[0].sent.index("genmove_analyze black") - 1] \
+        == "time_left black 30 0"
+    assert engines[1].sent[engines[1].sent.index("genmove_analyze white") - 1] \
+        == "time_left white 2 1"
     byo = [Recording(delay=0.02), Recording(delay=0.02)]  # each move outlasts main time
     play_game(Setup("loa", control=TimeControl(0.01, 0, 5, 3), max_moves=4), byo,
               random.Random(1))

@@ -18,11 +18,12 @@ ENGINES = (f"{PYTHON} -m protocol.cli --depth 1 --seed 3",
 SCREENSHOTS: list[Path] = []
 
 
-def run_match(out: Path, game: str, games: int, max_moves: int, *extra: str) -> Path:
+def run_match(out: Path, game: str, games: int, max_moves: int, *extra: str,
+              engines: tuple[str, ...] = ENGINES) -> Path:
     """Referee a short match in this process (the engines are processes) into ``out``."""
     arguments = ["match", "--game", game, "--games", str(games), "--time", "20",
                  "--max-moves", str(max_moves), "--seed", "11", "--out", str(out), *extra]
-    for engine in ENGINES:
+    for engine in engines:
         arguments += ["--engine", engine]
     with pytest.raises(SystemExit) as exit_info:
         cli.main(arguments)

@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 from engine import BLACK, WHITE, find_game, game_names
+from engine.search import Analysis
 from referee.report.folder import REPORT_NAME, write_report
 from referee.report.replay import game_of
 from referee.report.server import LiveGame, LiveGames, ReportServer
 
 from ..test_drawing import IN_HAND, ON_BOARD, domino_names
 from .browser import Browser, find_chromium
-from .conftest import run_match
+from .conftest import PYTHON, run_match
 
 CHROMIUM = find_chromium()
 pytestmark = pytest.mark.skipif(
@@ -171,5 +172,64 @@ def test_the_served_page_shows_games_in_progress_move_by_move(browser, breakthro
                          "'complete'")
         assert "live" in browser.wait_for("document.getElementById('live-status').textContent")
     finally:
+        browser.open("about:blank")  # no more polling of a server that is gone
+        server.stop()
+    assert browser.errors == []
+
+
+ANALYSING = (f"{PYTHON} -m protocol.cli --depth 2 --seed 3",
+             f"{PYTHON} -m protocol.cli --playouts 60 --seed 5")
+POLYLINE_POINTS = ("[...document.querySelectorAll('#evaluation polyline.view.{side}')]"
+                   ".map(line => line.getAttribute('points').trim().split(' ').length)")
+
+
+def test_the_evaluation_graph_and_the_pv_of_a_run_played_with_genmove_analyze(
+        browser, tmp_path, screenshots):
+    # Alpha-beta against MCTS, both answering genmove_analyze: both views on one chart.
+    out = run_match(tmp_path / "analysed", "breakthrough", 1, 16, "--engine", ANALYSING[0],
+                    "--engine", ANALYSING[1], engines=())
+    write_report(out)
+    row = rows_of(out)[0]
+    assert all(entry is not None for entry in row["analysis"])
+    url = (out / REPORT_NAME).resolve().as_uri()
+    browser.open(f"{url}#game-1-ply-3")
+    browser.wait_for("document.getElementById('board').dataset.ply === '3'")
+    assert browser.evaluate("document.getElementById('evaluation').hidden") is False
+    black_points = browser.evaluate(POLYLINE_POINTS.format(side="black"))
+    white_points = browser.evaluate(POLYLINE_POINTS.format(side="white"))
+    assert black_points == [(row["plies"] + 1) // 2] and white_points == [row["plies"] // 2]
+    for ply in (1, 2, 3):
+        browser.click(f"#moves li[data-ply='{ply}'] button")
+        text = browser.evaluate("document.getElementById('analysis-info').textContent")
+        side = ("black", "white")[ply % 2]  # Breakthrough: white moves first
+        pv = " ".join(row["analysis"][ply - 1]["pv"])
+        assert text.startswith(f"{side}'s engine: score ") and text.endswith(f"pv {pv}")
+        assert browser.evaluate("document.querySelector('#evaluation svg').dataset.ply") \
+            == str(ply)
+    browser.screenshot(screenshots / "analysed-evaluation.png", "#viewer")
+    assert browser.errors == []
+
+
+def test_the_live_view_shows_the_last_analysis_and_the_graph(browser, breakthrough_match):
+    write_report(breakthrough_match)
+    live = LiveGames()
+    live.running = True
+    live.start(LiveGame(7, "ours", "theirs", find_game("breakthrough")(), (20.0, 20.0)))
+    server = ReportServer(breakthrough_match, live, port=0)
+    try:
+        browser.open(server.url)
+        card = "document.querySelector('#live-games figure[data-game=\"7\"]')"
+        browser.wait_for(f"{card} && {card}.dataset.ply === '0'")
+        live.move(7, "a2-a3", (19.0, 20.0))
+        live.analyse(7, 1, Analysis(score=0.25, depth=3, pv=("a2-a3", "h7-h6")))
+        live.move(7, "h7-h6", (19.0, 19.0))
+        live.analyse(7, 2, Analysis(score=-0.5, pv=("h7-h6",)))
+        browser.wait_for(f"{card}.dataset.ply === '2'")
+        text = browser.wait_for(f"{card}.querySelector('.analysis').textContent")
+        assert text == "black's engine: score -0.50 · pv h7-h6"
+        assert browser.evaluate(f"{card}.querySelectorAll('svg.evaluation polyline').length") \
+            == 2
+    finally:
+        browser.open("about:blank")  # no more polling of a server that is gone
         server.stop()
     assert browser.errors == []

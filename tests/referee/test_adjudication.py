@@ -1,0 +1,203 @@
+"""Adjudication (docs/adjudication.md): each rule ends the game at exactly the documented ply,
+not one earlier, with real engine processes; the exact rule agrees with playing the position out
+by the solver."""
+
+from __future__ import annotations
+
+import json
+import random
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import Termination, find_game
+from referee.commands import cli
+from referee.plan.adjudication import Adjudication, AdjudicationError
+from referee.plan.setup import Setup
+from referee.play.adjudication import prove
+from referee.play.channel import EngineChannel
+from referee.play.game import play_game
+
+PYTHON = shlex.quote(sys.executable)
+SCORING = f"{PYTHON} {shlex.quote(str(Path(__file__).with_name('scoring_engine.py')))}"
+
+
+def scoring(scores) -> str:
+    """An engine process whose k-th move carries ``scores[k]`` (``None``: no analysis)."""
+    answers = ";".join("!" if score is None else f"score {score}" for score in scores)
+    return f"{SCORING} --answers '{answers}'"
+
+
+def play(black_scores, white_scores, adjudication, game="loa", max_moves=40, size=None):
+    engines = [EngineChannel(scoring(black_scores)), EngineChannel(scoring(white_scores))]
+    setup = Setup(game, size=size, max_moves=max_moves, adjudication=adjudication)
+    try:
+        return play_game(setup, engines, random.Random(1))
+    finally:
+        for engine in engines:
+            engine.kill()
+
+
+RESIGN = Adjudication(resign_plies=3, resign_score=0.9)
+
+
+def test_resign_after_each_sides_last_three_moves_beyond_the_threshold():
+    # Black's moves are plies 1, 3, 5, 7; white's 2, 4, 6. At ply 6 black's last three are
+    # plies 1, 3, 5, and ply 1 was level: the rule holds first after ply 7.
+    record = play([0, -0.95, -0.9, -1], [0.95] * 20, RESIGN)
+    assert record.termination is Termination.ADJUDICATED_RESIGN and record.result == "W+"
+    assert len(record.moves) == 7 and record.at_fault is None
+    assert record.reason == ("black lost by adjudication: both engines' scores beyond 0.9 for "
+                             "3 moves each, to ply 7")
+
+
+def test_resign_waits_for_the_winners_scores_too_unless_one_sided():
+    black, white = [0, -0.95, -0.95, -0.95, -0.95, -0.95], [0.95, 0.5, 0.95, 0.95, 0.95]
+    # White's ply 4 was 0.5: its last three are beyond 0.9 first at ply 10 (plies 6, 8, 10).
+    record = play(black, white, RESIGN)
+    assert (record.termination, len(record.moves)) == (Termination.ADJUDICATED_RESIGN, 10)
+    one_sided = Adjudication(resign_plies=3, resign_score=0.9, resign_sides="one")
+    record = play(black, white, one_sided)
+    assert (record.termination, len(record.moves)) == (Termination.ADJUDICATED_RESIGN, 7)
+
+
+def test_draw_after_four_plies_within_the_band_all_after_ply_ten():
+    level = Adjudication(draw_plies=4, draw_score=0.05, draw_after=10)
+    record = play([0.0] * 20, [0.05] * 20, level, "clobber")
+    assert record.termination is Termination.ADJUDICATED_DRAW and record.result == "0"
+    assert len(record.moves) == 14  # plies 11-14: the first four after ply 10
+    # Ply 12 (white's sixth move) out of the band: plies 13-16 are the first four after it.
+    record = play([0.0] * 20, [0.05] * 5 + [0.2] + [0.0] * 20, level, "clobber")
+    assert (record.termination, len(record.moves)) == (Termination.ADJUDICATED_DRAW, 16)
+
+
+def test_a_move_without_a_score_breaks_every_run():
+    level = Adjudication(draw_plies=4, draw_score=0.05)
+    # Black's second move (ply 3) has no score: plies 4-7 are the first four in a row.
+    record = play([0.0, None] + [0.0] * 20, [0.0] * 20, level, "clobber")
+    assert (record.termination, len(record.moves)) == (Termination.ADJUDICATED_DRAW, 7)
+
+
+def test_without_scores_nothing_is_adjudicated():
+    rules = Adjudication(draw_plies=2, resign_plies=1, draw_score=0.5)
+    record = play([], [], rules, max_moves=12)
+    assert record.termination is Termination.MOVE_LIMIT
+
+
+def test_exact_proves_the_first_position_small_enough_for_the_solver():
+    # Domineering 23x2: 46 empty squares, beyond the solver's 44 at the start (ply 0 is not
+    # proven, at once); after black's first domino, 44.
+    exact = Adjudication(exact="all", exact_time=60)
+    record = play([], [], exact, game="domineering", size=(23, 2))
+    assert record.termination is Termination.ADJUDICATED_EXACT and len(record.moves) == 1
+    position = find_game("domineering")(size=(23, 2)).initial_position()
+    position.play(position.parse_move(record.moves[0]))
+    assert record.result == ("B+" if position.solve() == (position.to_move == 0) else "W+")
+    assert record.reason.endswith("after ply 1")
+
+
+def test_a_proven_draw_ends_the_game_only_in_mode_all():
+    # Breakthrough on 5x5 with a limit of 3 plies: nobody can reach the far rank in time, so
+    # the position at ply 0 is a proven draw (by the move limit).
+    record = play([], [], Adjudication(exact="all"), "breakthrough", 3, (5, 5))
+    assert (record.termination, record.result, len(record.moves)) == (
+        Termination.ADJUDICATED_EXACT, "0", 0)
+    record = play([], [], Adjudication(exact="decisive"), "breakthrough", 3, (5, 5))
+    assert record.termination is Termination.MOVE_LIMIT
+
+
+def solver_playout(position, solve):
+    """The winner when both sides play a move the solver proves winning whenever one exists
+    (``solve(position)`` is 1, 0, -1 for the side to move)."""
+    while position.outcome is None:
+        moves = position.legal_moves()
+        chosen = moves[0]
+        for move in moves:
+            position.play(move)
+            value = solve(position)
+            position.undo()
+            if value == -1:
+                chosen = move
+                break
+        position.play(chosen)
+    return position.outcome.winner
+
+
+@pytest.mark.parametrize("name, size, plies", [
+    ("clobber", (4, 4), 2), ("clobber", (5, 4), 5), ("domineering", (5, 5), 3),
+    ("domineering", (6, 4), 6), ("breakthrough", (4, 5), 12), ("breakthrough", (5, 5), 18)])
+def test_exact_adjudication_agrees_with_playing_the_endgame_out(name, size, plies):
+    rng = random.Random(plies)
+    tried = 0
+    for _ in range(3):
+        position = find_game(name)(size=size).initial_position()
+        for _ in range(plies):
+            if position.outcome is None:
+                position.play(rng.choice(position.legal_moves()))
+        if position.outcome is not None:
+            continue
+        value = prove(position, 30)
+        assert value in (1, -1)  # none of these games has a draw
+        mover = position.to_move
+        assert solver_playout(position.copy(), lambda state: prove(state, 30)) == (
+            mover if value == 1 else 1 - mover)
+        tried += 1
+    assert tried
+
+
+def test_settings_that_cannot_be_used_are_refused():
+    for settings in ({"exact": "sometimes"}, {"draw_plies": 1}, {"resign_score": 0},
+                     {"resign_sides": "neither"}, {"exact_time": 0}):
+        with pytest.raises(AdjudicationError):
+            Adjudication(**settings)
+
+
+# --- the command line and the config file ---------------------------------------------------
+
+def run_cli(*arguments: str) -> int:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["match", *arguments])
+    return exit_info.value.code
+
+
+def test_the_rules_come_from_the_config_file_and_are_counted_in_the_summary(tmp_path, capsys):
+    config = tmp_path / "run.toml"
+    engine = f"{PYTHON} -m protocol.cli --depth 1"
+    config.write_text(f'''
+game = "clobber"
+boardsize = "3"
+games = 2
+adjudicate-exact = "decisive"
+adjudicate-exact-time = 5
+adjudicate-move-limit = 30
+engine = [{json.dumps(engine)}, {json.dumps(engine)}]
+''')
+    out = tmp_path / "out"
+    assert run_cli("--config", str(config), "--out", str(out)) == 0
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [(row["termination"], row["plies"], row["at_fault"]) for row in rows] == [
+        ("adjudicated_exact", 0, None)] * 2
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["terminations"] == {"adjudicated_exact": 2}
+    saved = json.loads((out / "match.json").read_text())
+    assert saved["max_moves"] == 30 and saved["adjudication"]["exact"] == "decisive"
+    assert "adjudicated_exact" in capsys.readouterr().out
+    assert run_cli("--config", str(config), "--out", str(out),
+                   "--adjudicate-exact", "all") == 2
+    assert "adjudication exact \"decisive\" (now \"all\")" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--adjudicate-draw-plies", "1"], "at least 2 plies"),
+    (["--adjudicate-exact", "maybe"], "--adjudicate-exact"),
+    (["--adjudicate-resign-score", "1.5"], "--adjudicate-resign-score"),
+])
+def test_unusable_rules_are_a_usage_error(arguments, message, tmp_path, capsys):
+    engine = f"{PYTHON} -m protocol.cli"
+    assert run_cli("--game", "loa", "--engine", engine, "--engine", engine, *arguments,
+                   "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and message in err
+    assert not (tmp_path / "out").exists()
