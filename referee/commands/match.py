@@ -31,6 +31,7 @@ import click
 from ..plan.adjudication import Adjudication
 from ..plan.schedule import plan
 from ..plan.setup import Opening, Setup
+from ..plan.time_control import describe_clocks
 from ..play.entrants import (
     EngineSetupError,
     EngineSpec,
@@ -269,9 +270,10 @@ def _play(settings: MatchSettings, planned: list, seed: int,
                        f"the {len(planned)} asked for: none is played, and the summary covers "
                        f"all {done}", err=True)
         form = " in pairs" if settings.paired else ""
-        clocks = {spec.control.describe() for spec in settings.engines if spec.control}
+        clocks = describe_clocks([(spec.name, spec.control or settings.setup.control)
+                                  for spec in settings.engines])
         click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games{form}{resumed}, "
-                   f"time {' / '.join(sorted(clocks))}, seed {seed}, results in {settings.out}")
+                   f"{clocks}, seed {seed}, results in {settings.out}")
         with interruptible(runner):
             try:
                 stopped = runner.execute()

@@ -21,8 +21,7 @@ from typing import Any, Callable
 
 import click
 
-from ..records.folder import GAMES_DIR, RESULTS_NAME
-from ..report.folder import REPORT_NAME
+from ..records.folder import GAMES_DIR, REPORT_NAME, RESULTS_NAME
 from ..run.observer import Run, RunObserver
 from ..stats import format_summary
 from ..stats.output import format_score_line

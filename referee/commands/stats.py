@@ -17,7 +17,8 @@ from typing import Any, Sequence
 
 import click
 
-from ..records.folder import RESULTS_NAME, SETTINGS_NAME, engine_names, read_rows
+from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, SettingsMismatch, engine_names,
+                              read_rows, saved_settings)
 from ..records.results import GameResult, ResultError
 from ..stats.output import format_summary
 from ..stats.ratings import run_anchor
@@ -47,15 +48,10 @@ def read_run(folder: Path) -> Run:
         raise click.UsageError(f"{folder}: no such folder")
     if not results_path.is_file():
         raise click.UsageError(f"{folder}: no {RESULTS_NAME} (not an output folder of match)")
-    settings: dict[str, Any] = {}
-    if (folder / SETTINGS_NAME).is_file():
-        try:
-            settings = json.loads((folder / SETTINGS_NAME).read_text(encoding="utf-8"))
-        except ValueError:
-            raise click.UsageError(f"{folder / SETTINGS_NAME}: not readable JSON") from None
-        if not isinstance(settings, dict):
-            raise click.UsageError(f"{folder / SETTINGS_NAME}: not the settings of a match "
-                                   f"(a JSON object)")
+    try:
+        settings = saved_settings(folder) or {}
+    except SettingsMismatch as error:
+        raise click.UsageError(str(error)) from None
     rows = read_rows(results_path)
     try:
         results = [GameResult.from_row(row) for row in rows]

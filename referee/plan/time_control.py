@@ -14,6 +14,7 @@ under it during a game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 
 def seconds_text(seconds: float) -> str:
@@ -81,3 +82,17 @@ class TimeControl:
         """The control as plain data, for ``match.json``."""
         return {"main": self.main, "increment": self.increment, "byoyomi": self.byoyomi,
                 "stones": self.stones}
+
+
+def describe_clocks(named: Sequence[tuple[str, TimeControl]]) -> str:
+    """Whose clock is which, for a header: one control for all, or each engine's.
+
+    >>> describe_clocks([("a", TimeControl(60, 0.5)), ("b", TimeControl(60, 0.5))])
+    'time 60+0.5 each'
+    >>> describe_clocks([("a", TimeControl(1, 0.025)), ("b", TimeControl(2, 0.05))])
+    'time a 1+0.025, b 2+0.05'
+    """
+    texts = [control.describe() for _, control in named]
+    if len(set(texts)) == 1:
+        return f"time {texts[0]} each"
+    return "time " + ", ".join(f"{name} {text}" for (name, _), text in zip(named, texts))

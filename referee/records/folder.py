@@ -44,9 +44,13 @@ LOCK_NAME = ".lock"
 GAMES_DIR = "games"
 
 
+REPORT_NAME = "report.html"
+ASSETS_DIR = "report-assets"  # what the report loads beside it: replays, the list of games
+
+
 # The names the referee writes in an output folder, each of which must be a real file or folder.
-OWN_NAMES = (RESULTS_NAME, SETTINGS_NAME, SUMMARY_NAME, LOCK_NAME, GAMES_DIR, "report.html",
-             "report-assets")
+OWN_NAMES = (RESULTS_NAME, SETTINGS_NAME, SUMMARY_NAME, LOCK_NAME, GAMES_DIR, REPORT_NAME,
+             ASSETS_DIR)
 
 
 class SettingsMismatch(ValueError):
@@ -271,6 +275,15 @@ def save_game(out: Path, results: ResultsFile, row: dict[str, Any],
     results.append(row)
 
 
+def read_settings(out: Path) -> dict[str, Any]:
+    """The folder's settings for those who only show them (the report): an empty dict when
+    ``match.json`` is missing or unreadable, where :func:`saved_settings` refuses."""
+    try:
+        return saved_settings(out) or {}
+    except (OSError, SettingsMismatch):
+        return {}
+
+
 def saved_settings(out: Path) -> dict[str, Any] | None:
     """The settings saved in ``out`` (``match.json``), ``None`` when there are none; raises
     :class:`SettingsMismatch` when the file is not a JSON object."""
@@ -282,7 +295,7 @@ def saved_settings(out: Path) -> dict[str, Any] | None:
     except (ValueError, UnicodeDecodeError):
         saved = None
     if not isinstance(saved, dict):
-        raise SettingsMismatch(f"{path} is not readable JSON settings (use another --out)")
+        raise SettingsMismatch(f"{path} is not the JSON settings of a match")
     return saved
 
 

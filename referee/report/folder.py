@@ -8,12 +8,11 @@ browser (or the live server) never reads half a page.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, WriteFailed, engine_names,
-                              read_game_rows, sgf_path, write_atomic)
+from ..records.folder import (REPORT_NAME, RESULTS_NAME, WriteFailed, engine_names,
+                              read_game_rows, read_settings, sgf_path, write_atomic)
 from ..records.results import GameResult
 from ..stats import history, summarize
 from ..stats.ratings import run_anchor
@@ -22,9 +21,6 @@ from .charts import Sample
 from .page import GAMES_FILE, ReportData, game_file, game_script, games_line, render
 from .replay import replay, sgf_clocks
 
-REPORT_NAME = "report.html"
-
-
 def write_page_file(path: Path, text: str) -> None:
     """Write one file of the report (its folder made first), atomically."""
     try:
@@ -32,15 +28,6 @@ def write_page_file(path: Path, text: str) -> None:
     except OSError as error:
         raise WriteFailed(path.parent, error) from None
     write_atomic(path, text)
-
-
-def read_settings(out: Path) -> dict[str, Any]:
-    """``match.json`` of the folder, or an empty dict when it has none (or none readable)."""
-    try:
-        settings = json.loads((out / SETTINGS_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return settings if isinstance(settings, dict) else {}
 
 
 def report_data(out: Path, rows: Sequence[Mapping[str, Any]] | None = None,

@@ -17,10 +17,9 @@ not stop the run: the games and their records matter more than the page.
 from __future__ import annotations
 
 import random
+import sys
 import time
 from typing import Any, Callable
-
-import click
 
 from engine.search import Analysis
 
@@ -110,9 +109,9 @@ class ReportWriter(RunObserver):
         except Exception as error:  # the run goes on without its report
             if not self.failed:
                 self.failed = True
-                click.echo(f"olympiad-referee: warning: the report could not be written "
-                           f"({type(error).__name__}: {error}); rebuild it later with "
-                           f"olympiad-referee report {self.out}", err=True)
+                print(f"olympiad-referee: warning: the report could not be written "
+                      f"({type(error).__name__}: {error}); rebuild it later with "
+                      f"olympiad-referee report {self.out}", file=sys.stderr, flush=True)
 
 
 class LiveView(RunObserver):

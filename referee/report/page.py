@@ -21,9 +21,10 @@ from typing import Any, Mapping, Sequence
 
 from ..stats.figures import UNDEFINED, estimate_text, from_json, interval_text
 from ..stats.figures import text as figure_text
+from ..plan.time_control import TimeControl, describe_clocks
+from ..records.folder import ASSETS_DIR
 from .charts import line_chart
 
-ASSETS_DIR = "report-assets"
 
 
 @dataclass(frozen=True)
@@ -283,13 +284,27 @@ def describe(settings: Mapping[str, Any], finished: int, names: Sequence[str],
     game = settings.get("game") or "game"
     title = f"{game}: " + " vs ".join(names) if len(names) == 2 else \
         f"{game}: {len(names)} engines"
-    clock = ""
-    if settings.get("time") is not None:
-        clock = f" · {number(settings['time'], 3).rstrip('0').rstrip('.')} s"
-        if settings.get("increment"):
-            clock += f" + {number(settings['increment'], 3).rstrip('0').rstrip('.')} s"
     done = f"{finished} of {planned}" if planned else f"{finished}"
-    return title, f"{done} games finished{clock}{' per side' if clock else ''}"
+    clocks = settings_clocks(settings)
+    return title, f"{done} games finished" + (f" · {clocks} (seconds)" if clocks else "")
+
+
+def settings_clocks(settings: Mapping[str, Any]) -> str:
+    """Whose clock is which, from ``match.json``'s engines; empty when it does not say.
+
+    >>> settings_clocks({"engines": [{"name": "a", "control": {"main": 60, "increment": 1}},
+    ...                              {"name": "b", "control": {"main": 30}}]})
+    'time a 60+1, b 30'
+    """
+    named = []
+    for engine in settings.get("engines") or []:
+        if not isinstance(engine, Mapping) or not isinstance(engine.get("control"), Mapping):
+            return ""  # a folder of an older version: engines were command lines
+        try:
+            named.append((str(engine.get("name")), TimeControl(**engine["control"])))
+        except (TypeError, ValueError):
+            return ""
+    return describe_clocks(named) if named else ""
 
 
 def viewer() -> str:

@@ -30,8 +30,7 @@ from engine.search import Analysis
 from ..records.analysis import to_row
 from .evaluation import evaluation_chart, ply_texts
 
-from .folder import REPORT_NAME
-from .page import ASSETS_DIR
+from ..records.folder import ASSETS_DIR, REPORT_NAME
 
 DEFAULT_PORT = 8000
 DEFAULT_HOST = "127.0.0.1"

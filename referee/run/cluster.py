@@ -33,7 +33,6 @@ import time
 from contextlib import suppress
 from typing import Any, Callable, Iterable
 
-import click
 import dask
 import distributed
 from distributed.comm import get_address_host_port
@@ -76,8 +75,8 @@ def connect(address: str) -> DaskExecutor:
                 else DaskExecutor.remote(address.strip()))
     threads, workers = executor.size()
     waiting = "" if workers else "; no workers yet: games wait for the first to join"
-    click.echo(f"Dask cluster {executor.address}: {workers} workers, {threads} threads"
-               f"{waiting}; dashboard {executor.client.dashboard_link}")
+    print(f"Dask cluster {executor.address}: {workers} workers, {threads} threads"
+          f"{waiting}; dashboard {executor.client.dashboard_link}", flush=True)
     return executor
 
 

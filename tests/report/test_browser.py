@@ -16,7 +16,8 @@ import pytest
 
 from engine import BLACK, WHITE, find_game, game_names
 from engine.search import Analysis
-from referee.report.folder import REPORT_NAME, write_report
+from referee.records.folder import REPORT_NAME
+from referee.report.folder import write_report
 from referee.report.replay import game_of
 from referee.report.server import LiveGame, LiveGames, ReportServer
 

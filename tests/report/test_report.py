@@ -21,7 +21,8 @@ from referee.plan.setup import Setup
 from referee.plan.time_control import TimeControl
 from referee.play.entrants import EngineSpec
 from referee.records.results import GameResult
-from referee.report.folder import REPORT_NAME, report_data, write_report
+from referee.records.folder import REPORT_NAME
+from referee.report.folder import report_data, write_report
 from referee.report.observers import LiveView, ReportWriter
 from referee.report.page import GAMES_FILE, ReportData, game_file, render
 from referee.report.replay import replay, sgf_clocks, unpack
@@ -299,3 +300,13 @@ def test_match_serves_its_report_while_it_runs_and_stops_after(tmp_path, capsys)
     assert '<section id="sprt">' in (out / REPORT_NAME).read_text()
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(url, timeout=5)
+
+
+def test_the_page_says_whose_clock_is_which(breakthrough_match):
+    write_report(breakthrough_match)
+    page = (breakthrough_match / REPORT_NAME).read_text()
+    assert re.search(r'<p class="meta">\d+ games finished · time 20 each \(seconds\)</p>', page)
+    settings = json.loads((breakthrough_match / "match.json").read_text())
+    settings["engines"][1]["control"]["main"] = 5
+    names = [engine["name"] for engine in settings["engines"]]
+    assert render(ReportData(settings, names)).count(f"time {names[0]} 20, {names[1]} 5") == 1
