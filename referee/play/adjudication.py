@@ -2,8 +2,8 @@
 
 The :class:`Adjudicator` is asked in the position after each ply ``k`` (``k`` counting every
 move from the start, the opening's included; ``k = 0`` is the start), before the side to move
-is asked for its move; a :class:`Verdict` ends the game there, after ``k`` plies. The rules, in
-the order they are asked:
+is asked for its move; an :class:`~engine.Outcome` ends the game there, after ``k`` plies.
+The rules, in the order they are asked:
 
 * **exact**: the referee's own solvers prove the result of the position within the time
   budget (the game's exact solver where it has one, such as Clobber's and Domineering's
@@ -31,10 +31,9 @@ True
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from engine import COLOUR_NAMES, Position, Termination
+from engine import COLOUR_NAMES, Outcome, Position, Termination
 from engine.cgt import OutOfBudget
 
 from ..plan.adjudication import Adjudication
@@ -45,20 +44,6 @@ EXHAUSTIVE_DEPTH = 200
 CLOCK_EVERY = 256
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """An adjudicated end: the winner colour (``None`` for a draw), the rule's termination
-    and a one-line reason."""
-
-    winner: int | None
-    termination: Termination
-    reason: str
-
-    @property
-    def result(self) -> str:
-        return ("B+", "W+")[self.winner] if self.winner is not None else "0"
-
-
 class Adjudicator:
     """Applies the rules of ``settings`` to one game; see the module docstring."""
 
@@ -67,13 +52,13 @@ class Adjudicator:
         self.move_limit = move_limit
 
     def judge(self, position: Position, ply: int,
-              scores: Sequence[float | None]) -> Verdict | None:
+              scores: Sequence[float | None]) -> Outcome | None:
         """The verdict in ``position`` (the game not over) after ``ply`` plies, ``scores``
         being each ply's mover's score (``None`` where unknown); ``None``: play on."""
         return (self._exact(position, ply) or self._resign(position, ply, scores)
                 or self._draw(ply, scores))
 
-    def _exact(self, position: Position, ply: int) -> Verdict | None:
+    def _exact(self, position: Position, ply: int) -> Outcome | None:
         if not self.settings.exact:
             return None
         plies_left = None if self.move_limit is None else self.move_limit - ply
@@ -83,11 +68,11 @@ class Adjudicator:
         mover = position.to_move
         winner = None if value == 0 else mover if value > 0 else 1 - mover
         said = "a draw" if winner is None else f"a win for {COLOUR_NAMES[winner]}"
-        return Verdict(winner, Termination.ADJUDICATED_EXACT,
+        return Outcome(winner, Termination.ADJUDICATED_EXACT,
                        f"the referee's solver proved {said} after ply {ply}")
 
     def _resign(self, position: Position, ply: int,
-                scores: Sequence[float | None]) -> Verdict | None:
+                scores: Sequence[float | None]) -> Outcome | None:
         count, threshold = self.settings.resign_plies, self.settings.resign_score
         if not count:
             return None
@@ -103,19 +88,19 @@ class Adjudicator:
                     other is None or any(score < threshold for score in other)):
                 continue
             sides = "its" if self.settings.resign_sides == "one" else "both engines'"
-            return Verdict(1 - loser, Termination.ADJUDICATED_RESIGN,
+            return Outcome(1 - loser, Termination.ADJUDICATED_RESIGN,
                            f"{COLOUR_NAMES[loser]} lost by adjudication: {sides} scores beyond "
                            f"{threshold:g} for {count} moves each, to ply {ply}")
         return None
 
-    def _draw(self, ply: int, scores: Sequence[float | None]) -> Verdict | None:
+    def _draw(self, ply: int, scores: Sequence[float | None]) -> Outcome | None:
         count, band = self.settings.draw_plies, self.settings.draw_score
         if not count or ply - count < self.settings.draw_after:
             return None
         recent = scores[ply - count:ply]
         if len(recent) < count or any(score is None or abs(score) > band for score in recent):
             return None
-        return Verdict(None, Termination.ADJUDICATED_DRAW,
+        return Outcome(None, Termination.ADJUDICATED_DRAW,
                        f"draw adjudicated: both scores within {band:g} for {count} plies "
                        f"(plies {ply - count + 1}-{ply})")
 

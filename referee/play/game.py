@@ -36,7 +36,7 @@ import random
 import time
 from typing import Callable, Sequence
 
-from engine import COLOUR_NAMES, GameError, Termination
+from engine import COLOUR_NAMES, GameError, Outcome, Termination
 from engine.search import Analysis
 
 from ..plan.setup import Opening, Setup
@@ -44,7 +44,7 @@ from ..plan.time_control import TimeControl, seconds_text
 from ..records.analysis import COMMAND as ANALYSE, split_answer
 from ..records.results import GameRecord
 from ..text import one_line
-from .adjudication import Adjudicator, Verdict
+from .adjudication import Adjudicator
 from .channel import (
     Channel,
     ChannelClosed,
@@ -260,7 +260,7 @@ class _Referee:
         if analysis is not None and self.analysis_observer is not None:
             self.analysis_observer(len(self.moves), analysis)
 
-    def adjudicate(self) -> Verdict | None:
+    def adjudicate(self) -> Outcome | None:
         """The adjudication rules' verdict in the position now, if any rule is on and ends
         the game here (:mod:`.adjudication`)."""
         if self.adjudicator is None:
@@ -307,28 +307,26 @@ class _Referee:
             while self.position.outcome is None and len(self.moves) < self.setup.max_moves:
                 verdict = self.adjudicate()
                 if verdict is not None:
-                    return self.record(verdict.result, verdict.termination, verdict.reason)
+                    return self.record(verdict)
                 self.next_move()
         except Forfeit as forfeit:
-            return self.record(("W+", "B+")[forfeit.colour], forfeit.termination, forfeit.reason,
+            return self.record(Outcome(1 - forfeit.colour, forfeit.termination, forfeit.reason),
                                forfeit.colour)
         outcome = self.position.outcome
         if outcome is None:
-            return self.record("0", Termination.MOVE_LIMIT,
-                               f"no result after {self.setup.max_moves} plies")
-        return self.record(outcome.result, outcome.termination, one_line(outcome.reason))
+            return self.record(Outcome(None, Termination.MOVE_LIMIT,
+                                       f"no result after {self.setup.max_moves} plies"))
+        return self.record(Outcome(outcome.winner, outcome.termination, one_line(outcome.reason)))
 
-    def record(self, result: str, termination: Termination, reason: str,
-               at_fault: int | None = None) -> GameRecord:
+    def record(self, outcome: Outcome, at_fault: int | None = None) -> GameRecord:
         """The finished game's record: the moves, clocks and engines' stderr tails with this
-        result, termination, reason and the colour at fault (``None`` if neither)."""
+        outcome and the colour at fault (``None`` if neither)."""
         stderr = [engine.take_stderr() for engine in self.engines]
         opening_plies = len(self.opening.moves) if self.opening else 0
         return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,
-                          [round(seconds, 3) for seconds in self.used], result, termination,
-                          reason, at_fault, stderr, min(opening_plies, len(self.moves)),
-                          list(self.timed_moves), [clock.lowest for clock in self.clocks],
-                          list(self.analyses))
+                          [round(seconds, 3) for seconds in self.used], outcome, at_fault,
+                          stderr, min(opening_plies, len(self.moves)), list(self.timed_moves),
+                          [clock.lowest for clock in self.clocks], list(self.analyses))
 
 
 def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from engine import BLACK, COLOUR_NAMES, Game, GameError, Termination, find_game
+from engine import BLACK, COLOUR_NAMES, Game, GameError, Outcome, Termination, find_game
 
 WINNERS = {"B+": BLACK, "W+": 1 - BLACK, "0": None}
 
@@ -128,6 +128,7 @@ class GameRecord:
     time each had left at the end of one (``None`` before any); ``at_fault`` the colour that
     forfeited; ``stderr`` what each engine wrote to standard error (the tail); ``analyses``
     what the mover's engine said of each move (``genmove_analyze``; ``None`` where nothing).
+    ``outcome`` is how it ended (winner, termination, reason), the rules' own value.
     """
 
     game: Game
@@ -135,12 +136,34 @@ class GameRecord:
     moves: list[str]
     clocks: list[float | None]
     used: list[float]
-    result: str
-    termination: Termination
-    reason: str
+    outcome: Outcome
     at_fault: int | None = None
     stderr: list[str] = field(default_factory=lambda: ["", ""])
     opening_plies: int = 0
     timed_moves: list[int] = field(default_factory=lambda: [0, 0])
     lowest: list[float | None] = field(default_factory=lambda: [None, None])
     analyses: list = field(default_factory=list)
+
+    @property
+    def result(self) -> str:
+        """The result as SPEC 3.3 writes it: ``B+``, ``W+`` or ``0``."""
+        return self.outcome.result
+
+    @property
+    def termination(self) -> Termination:
+        return self.outcome.termination
+
+    @property
+    def reason(self) -> str:
+        return self.outcome.reason
+
+    def result_of(self, game_no: int, black: int, white: int, pair: int | None,
+                  opening: int | None) -> GameResult:
+        """This game as the statistics see it, ``black`` and ``white`` being the engines'
+        1-based indices: built from the values, not parsed back from its results row."""
+        return GameResult(
+            game_no, black, white, self.outcome.winner, self.outcome.termination,
+            plies=len(self.moves), pair=pair, opening=opening, at_fault=self.at_fault,
+            first=self.game.first_player, moves=tuple(self.timed_moves),  # type: ignore[arg-type]
+            used=tuple(self.used), min_left=tuple(  # type: ignore[arg-type]
+                None if left is None else round(left, 3) for left in self.lowest))

@@ -68,10 +68,13 @@ class Task:
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """A finished game as plain data: its results row, the mover's clock after each move
-    (``None`` for opening moves) and the colour that moved first, for its SGF record."""
+    """A finished game as plain data: its results row, the game as the statistics see it
+    (built from the game's values, never parsed back from the row), the mover's clock after
+    each move (``None`` for opening moves) and the colour that moved first, for its SGF
+    record."""
 
     row: dict[str, Any]
+    result: GameResult
     clocks: tuple[float | None, ...]
     first_player: str
 
@@ -107,7 +110,10 @@ def play_task(task: Task) -> TaskResult:
             faulty = record.at_fault == colour and record.termination in RESTART_AFTER
             if faulty or isinstance(channel, DeadChannel):
                 POOL.retire(spec)
-        finished.append(FinishedGame(result_row(game, record, names), tuple(record.clocks),
+        result = record.result_of(game.game_no, game.black + 1, game.white + 1, game.pair,
+                                  game.opening.number if game.opening else None)
+        finished.append(FinishedGame(result_row(game, record, names), result,
+                                     tuple(record.clocks),
                                      COLOUR_NAMES[record.game.first_player]))
     return TaskResult(tuple(finished))
 
@@ -199,7 +205,7 @@ class Runner:
         if row["game_no"] in self.results.finished:
             return
         save_game(self.run.out, self.results, row, list(game.clocks), game.first_player)
-        self.run.tally.add(GameResult.from_row(row))
+        self.run.tally.add(game.result)
         self.summary = self._summarize()
         write_summary(self.run.out, self.summary)
         self.observer.game_finished(row, self.summary)

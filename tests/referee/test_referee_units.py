@@ -266,6 +266,8 @@ def test_result_row_and_sgf_hold_what_spec_asks(tmp_path):
     assert [node[:2] for node in nodes] == ["B[", "W[", "B["]
     assert nodes[0].startswith(f"B[{row['moves'][0]}]BL[")
     assert "C[resign: white resigned]" in nodes[-1]
+    # The statistics' value of the game, made from the record, is the one its row reads back.
+    assert record.result_of(4, 1, 2, None, None) == GameResult.from_row(row)
 
 
 def test_sgf_names_other_games_and_rectangular_boards():

@@ -273,7 +273,7 @@ def test_a_finished_game_is_written_once(tmp_path):
     rows = rows_in(tmp_path)
     results = ResultsFile(tmp_path / "results.jsonl")
     again = Runner(runner.run, ThreadExecutor(1), results, starter=start_in_process)
-    again._write(FinishedGame(dict(rows[0]), (), "black"))
+    again._write(FinishedGame(dict(rows[0]), GameResult.from_row(rows[0]), (), "black"))
     results.close()
     assert rows_in(tmp_path) == rows and runner.summary["games"] == 2
 
