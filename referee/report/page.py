@@ -19,10 +19,11 @@ from html import escape
 from importlib import resources
 from typing import Any, Mapping, Sequence
 
-from ..stats.figures import UNDEFINED, estimate_text, from_json, interval_text
-from ..stats.figures import text as figure_text
 from ..plan.time_control import TimeControl, describe_clocks
 from ..records.folder import ASSETS_DIR
+from ..stats.figures import UNDEFINED, estimate_text, from_json, interval_text
+from ..stats.figures import text as figure_text
+from ..stats.output import standing_order, verdict_text
 from .charts import line_chart
 
 
@@ -178,11 +179,13 @@ def crosstable_section(summary: Mapping[str, Any]) -> str:
     cells = summary.get("crosstable")
     if len(names) < 3 or not cells:
         return ""
-    rows = [[str(me + 1), name] + ["–" if other == me else
-                                   (f"{cell['points']:g}/{cell['games']}" if cell else "")
-                                   for other, cell in enumerate(cells[me])]
-            for me, name in enumerate(names)]
-    head = ["#", "engine"] + [str(index) for index in range(1, len(names) + 1)]
+    order = standing_order(summary)
+    rows = [[str(rank), names[me]] + ["–" if other == me else
+                                      (f"{cells[me][other]['points']:g}/"
+                                       f"{cells[me][other]['games']}" if cells[me][other] else "")
+                                      for other in order]
+            for rank, me in enumerate(order, 1)]
+    head = ["#", "engine"] + [str(rank) for rank in range(1, len(names) + 1)]
     return _section("crosstable", "Crosstable (points/games)", table(head, rows, names=2))
 
 
@@ -192,9 +195,7 @@ def sprt_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]
     sprt = summary.get("sprt")
     if not sprt:
         return ""
-    said = {"H1": "H1 accepted: the first engine is stronger by elo1 or more",
-            "H0": "H0 accepted: the first engine is not stronger by elo1"}.get(
-        sprt.get("verdict"), "no verdict yet")
+    said = verdict_text(sprt)
     settings = (f"elo0 {sprt['elo0']:g}, elo1 {sprt['elo1']:g}, alpha {sprt['alpha']:g}, "
                 f"beta {sprt['beta']:g}, {sprt['model']} model")
     points = [entry for entry in history if entry.get("llr") is not None]

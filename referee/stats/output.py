@@ -12,33 +12,59 @@ from .figures import UNDEFINED, estimate_text, interval_text, text
 
 def format_summary(summary: Mapping[str, Any]) -> str:
     """The summary as text: headline figures of the first engine, standings (with time use
-    and terminations), then ratings and the crosstable when there are more than two engines."""
+    and terminations), then ratings and the crosstable when there are more than two engines.
+    Every count on a line is of the games that line names: the first engine's own games and
+    pairs in the headline, the whole run's on the ``Run:`` line of a round robin."""
     names = summary["engines"]
-    opponent = names[1] if len(names) == 2 else "the field"
     wins, losses, draws = summary["wdl"]
     games = wins + draws + losses
-    lines = [f"Results of {names[0]} vs {opponent} ({summary['games']} games, "
-             f"{summary['model']} model):",
+    against = (f"{names[0]} vs {names[1]} ({games} games" if len(names) == 2 else
+               f"{names[0]} vs the field ({games} of the run's {summary['games']} games")
+    lines = [f"Results of {against}, {summary['model']} model):",
              f"Elo: {estimate_text(summary['elo'], summary['elo_error'], summary['elo_95'])}, "
-             f"nElo: {estimate_text(summary['nelo'], summary['nelo_error'], None)}",
-             f"LOS: {_percent(summary['los'])}, DrawRatio: {_percent(summary['draw_ratio'])}, "
-             f"First player: {_percent(summary['first_player']['score'])}",
-             f"Games: {games}, Wins: {wins}, Losses: {losses}, Draws: {draws}, "
-             f"Points: {wins + draws / 2:.1f} ({_percent(summary['score'])})"]
+             f"nElo: {estimate_text(summary['nelo'], summary['nelo_error'], None)}"]
+    whole_run = (f"DrawRatio: {_percent(summary['draw_ratio'])}, "
+                 f"First player: {_percent(summary['first_player']['score'])}")
+    lines.append(f"LOS: {_percent(summary['los'])}" +
+                 (f", {whole_run}" if len(names) == 2 else ""))
+    lines.append(f"Games: {games}, Wins: {wins}, Losses: {losses}, Draws: {draws}, "
+                 f"Points: {wins + draws / 2:.1f} ({_percent(summary['score'])})")
     if summary["model"] == "pentanomial":
         lines.append(f"Ptnml(0-2): [{', '.join(map(str, summary['pentanomial']))}], "
-                     f"Pairs: {summary['pairs']}")
+                     f"Pairs: {sum(summary['pentanomial'])}")
     if "sprt" in summary:
         sprt = summary["sprt"]
         verdict = f", {sprt['verdict']} accepted" if sprt["verdict"] else ""
         lines.append(f"LLR: {text(sprt['llr'], 2)} ({sprt['lower']:.2f}, {sprt['upper']:.2f}) "
                      f"[{sprt['elo0']:.2f}, {sprt['elo1']:.2f}] {sprt['model']}{verdict}")
+    if len(names) > 2:
+        lines.append(f"Run: {summary['games']} games, {summary['pairs']} complete pairs, "
+                     f"{whole_run}")
     lines += ["", format_standings(summary["standings"])]
     if summary.get("ratings"):
         lines += ["", format_ratings(summary["ratings"])]
     if len(names) > 2:
-        lines += ["", format_crosstable(summary["crosstable"], names)]
+        lines += ["", format_crosstable(summary)]
     return "\n".join(lines)
+
+
+def verdict_text(sprt: Mapping[str, Any]) -> str:
+    """What the SPRT's verdict says, and no more than that.
+
+    >>> verdict_text({"verdict": "H1", "elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05})
+    'H1 accepted: the results favour elo1 (+5.0) over elo0 (+0.0), at error rates 0.05 and 0.05'
+    """
+    if sprt.get("verdict") is None:
+        return "no verdict yet"
+    favoured, other = (("elo1", "elo0") if sprt["verdict"] == "H1" else ("elo0", "elo1"))
+    return (f"{sprt['verdict']} accepted: the results favour {favoured} "
+            f"({sprt[favoured]:+.1f}) over {other} ({sprt[other]:+.1f}), at error rates "
+            f"{sprt['alpha']:g} and {sprt['beta']:g}")
+
+
+def standing_order(summary: Mapping[str, Any]) -> list[int]:
+    """The engines' 0-based indices in the standings' order: the one order of every table."""
+    return [row["index"] - 1 for row in summary["standings"]]
 
 
 def format_standings(table: Sequence[Mapping[str, Any]]) -> str:
@@ -79,18 +105,21 @@ def format_ratings(ratings: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def format_crosstable(cells: Sequence[Sequence[Any]], names: Sequence[str]) -> str:
-    """Each engine's points against each other engine (``points/games``), command-line order."""
-    count = len(names)
-    text = [["-" if other == me else (f"{cell['points']:g}/{cell['games']}" if cell else "")
-             for other, cell in enumerate(cells[me])] for me in range(count)]
-    cell_width = max(len(cell) for line in text + [[str(count)]] for cell in line)
+def format_crosstable(summary: Mapping[str, Any]) -> str:
+    """Each engine's points against each other engine (``points/games``), in the standings'
+    order, engines numbered by their rank."""
+    names, cells = summary["engines"], summary["crosstable"]
+    order = standing_order(summary)
+    text = [["-" if other == me else (f"{cells[me][other]['points']:g}/"
+                                      f"{cells[me][other]['games']}" if cells[me][other] else "")
+             for other in order] for me in order]
+    cell_width = max(len(cell) for line in text + [[str(len(order))]] for cell in line)
     width = max([len("engine")] + [len(name) for name in names])
-    header = [str(index) for index in range(1, count + 1)]
+    header = [str(rank) for rank in range(1, len(order) + 1)]
     lines = [f"{'#':>2}  {'engine':<{width}}  " + "  ".join(f"{c:<{cell_width}}" for c in header)]
-    for me, name in enumerate(names):
-        lines.append(f"{me + 1:>2}  {name:<{width}}  "
-                     + "  ".join(f"{cell:<{cell_width}}" for cell in text[me]))
+    for rank, me in enumerate(order, 1):
+        lines.append(f"{rank:>2}  {names[me]:<{width}}  "
+                     + "  ".join(f"{cell:<{cell_width}}" for cell in text[rank - 1]))
     return "\n".join(line.rstrip() for line in lines)
 
 

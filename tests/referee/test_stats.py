@@ -11,6 +11,7 @@ import pytest
 from engine import Termination
 from referee.records.results import GameResult, ResultError
 from referee.stats import SprtError, SprtSettings, format_summary, history, parse_sprt, summarize
+from referee.stats.output import verdict_text
 from referee.stats.tally import Tally
 from referee.stats.elo.pentanomial import pentanomial_estimate
 from referee.stats.elo.wdl import wdl_estimate
@@ -303,3 +304,40 @@ def test_text_shows_fastchess_lines_and_the_tables_of_a_round_robin():
     text = format_summary(summarize(results, ["a", "b", "c"]))
     assert "Ratings (Bradley-Terry, mean 0):" in text and " 1  a  " in text
     assert text.splitlines()[-3].split()[-2:] == ["2/3", "4/5"]     # a's crosstable row
+
+
+def test_every_count_of_a_round_robin_summary_adds_up():
+    # Four engines in pairs: engine 1 plays 2 pairs against each of the 3 others (12 games);
+    # the other engines meet too, 24 pairs and 48 games in all.
+    results, number, pair = [], 0, 0
+    for i, j in [(1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)]:
+        for winners in ((0, 1), (0, 0), (1, 1), (None, 0)):   # a pair: (game 1, game 2)
+            pair += 1
+            for (black, white), winner in zip(((i, j), (j, i)), winners):
+                number += 1
+                results.append(GameResult(number, black, white, winner, Termination.NORMAL,
+                                          pair=pair))
+    summary = summarize(results, ["a", "b", "c", "d"])
+    lines = format_summary(summary).splitlines()
+    wins, losses, draws = summary["wdl"]
+    assert lines[0] == f"Results of a vs the field ({wins + losses + draws} of the run's 48 " \
+                       f"games, pentanomial model):"
+    assert wins + losses + draws == 24
+    ptnml = next(line for line in lines if line.startswith("Ptnml(0-2)"))
+    assert ptnml.endswith(f"Pairs: {sum(summary['pentanomial'])}") and \
+        sum(summary["pentanomial"]) == 12
+    run = next(line for line in lines if line.startswith("Run:"))
+    assert run.startswith("Run: 48 games, 24 complete pairs, DrawRatio")
+    # One engine order in every table: the crosstable follows the standings.
+    standings = [line.split()[1] for line in lines if line[:2].strip().isdigit()][:4]
+    crosstable = [line.split()[1] for line in lines[-4:]]
+    assert crosstable == standings == [row["name"] for row in summary["standings"]]
+
+
+def test_the_sprt_verdict_says_what_the_test_accepted_and_no_more():
+    results = [_game(n, 1 + n % 2, 2 - n % 2, n % 2 if n % 4 else 1 - n % 2)
+               for n in range(1, 81)]   # engine 1 wins 3 games of 4
+    summary = summarize(results, ["a", "b"], SprtSettings(0, 50))
+    assert summary["sprt"]["verdict"] == "H1"
+    assert verdict_text(summary["sprt"]) == ("H1 accepted: the results favour elo1 (+50.0) over "
+                                             "elo0 (+0.0), at error rates 0.05 and 0.05")
