@@ -39,6 +39,7 @@ from ..play.entrants import (
     cannot_start,
     own_name,
     unique_names,
+    versioned_names,
 )
 from ..play.human import HUMAN
 from ..records.folder import (
@@ -126,20 +127,24 @@ def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
                  timeout: float) -> tuple[EngineSpec, ...]:
     """The engines, each given a display name: its own ``name`` setting; else, resuming, the
     name the folder's settings (``saved``) gave the same command at the same place; else what
-    the engine calls itself (``name`` and ``version``), else its program's file name; made
-    unique (:func:`~referee.play.entrants.unique_names`). The command line is kept out of
-    names: it may hold paths and settings that the served report must not show."""
-    def asked(index: int, spec: EngineSpec) -> str:
+    the engine calls itself (``name``, and ``version`` where it tells two apart:
+    :func:`~referee.play.entrants.versioned_names`), else its program's file name; made unique
+    (:func:`~referee.play.entrants.unique_names`). The program's path is kept out of names: the
+    served report shows them."""
+    def asked(index: int, spec: EngineSpec) -> tuple[str, str] | str:
         earlier = saved[index] if index < len(saved) else None
         if isinstance(earlier, dict) and earlier.get("command") == spec.command \
                 and earlier.get("name"):
             return str(earlier["name"])
-        return own_name(spec, timeout) or _program_name(spec.command)
+        return own_name(spec, timeout) or (_program_name(spec.command), "")
 
     unnamed = [index for index, spec in enumerate(engines) if not spec.name]
     with ThreadPoolExecutor(max(1, min(8, len(unnamed)))) as pool:
         answers = dict(zip(unnamed, pool.map(lambda index: asked(index, engines[index]),
                                              unnamed)))
+    fresh = [index for index in unnamed if isinstance(answers[index], tuple)]
+    for index, name in zip(fresh, versioned_names([answers[index] for index in fresh])):
+        answers[index] = name
     names = [spec.name or answers[index] for index, spec in enumerate(engines)]
     unique = unique_names(names, [spec.command for spec in engines])
     final = [spec.name or unique[index] for index, spec in enumerate(engines)]

@@ -1,8 +1,8 @@
 """The run on the terminal: a line per finished game, the summary now and then and at the end.
 
-Each line names the game, its players, result and termination, then the running score of
-every engine, and the SPRT's log-likelihood ratio with its bounds when one is running. A run of
-two engines follows it with cutechess's line, which scripts parse
+Each line names the game, its players, result and termination, then (three engines or more)
+who leads, and the SPRT's log-likelihood ratio with its bounds when one is running. A run of
+two engines follows it with cutechess's line, the running score, which scripts parse
 (:func:`referee.stats.output.format_score_line`: ``Score of A vs B: W - L - D  [0.600] N``).
 The summary (:func:`referee.stats.format_summary`) is printed every ``report_every`` games (0:
 never) and at the end, each time once: when the last game falls on a ``report_every``, the end
@@ -42,12 +42,12 @@ class Progress(RunObserver):
         self.total = max(len(run.planned), run.tally.games)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
-        points = {entry["index"]: entry["points"] for entry in summary["standings"]}
-        score = ", ".join(f"{name} {points[index]:g}"
-                          for index, name in enumerate(summary["engines"], 1))
         line = (f"[{summary['games']}/{self.total}] game {row['game_no']}: {row['black']} (black) "
                 f"vs {row['white']} (white): {row['result']} {row['termination']}, "
-                f"{row['plies']} plies ({row['reason']}) | {score}")
+                f"{row['plies']} plies ({row['reason']})")
+        if len(summary["engines"]) > 2:  # two engines: the Score of line follows
+            leader = summary["standings"][0]
+            line += f" | leads: {leader['name']} {leader['points']:g}/{leader['games']}"
         sprt = summary.get("sprt")
         if sprt:
             line += f" | llr {sprt['llr']:.2f} [{sprt['lower']:.2f}, {sprt['upper']:.2f}]"

@@ -60,6 +60,22 @@ class EngineSetupError(Exception):
     """An engine refused one of its start-up commands: the run's configuration is wrong."""
 
 
+def versioned_names(answers: Sequence[tuple[str, str]]) -> list[str]:
+    """Names from ``(name, version)`` answers: the version only where it tells engines of one
+    name apart (a new build against the old), so that names stay short.
+
+    >>> versioned_names([("olympiad", "0.2"), ("olympiad", "0.1"), ("other", "3")])
+    ['olympiad 0.2', 'olympiad 0.1', 'other']
+    >>> versioned_names([("olympiad", "0.1"), ("olympiad", "0.1")])
+    ['olympiad', 'olympiad']
+    """
+    versions: dict[str, set[str]] = {}
+    for name, version in answers:
+        versions.setdefault(name, set()).add(version)
+    return [f"{name} {version}".strip() if len(versions[name]) > 1 else name
+            for name, version in answers]
+
+
 def unique_names(names: Sequence[str], commands: Sequence[str]) -> list[str]:
     """The engines' names made unique: engines that share a name get the words by which their
     command lines differ (after the words all of them begin with) in brackets, and a number
@@ -93,10 +109,11 @@ def unique_names(names: Sequence[str], commands: Sequence[str]) -> list[str]:
             for index, name in enumerate(named, 1)]
 
 
-def own_name(spec: EngineSpec, timeout: float) -> str | None:
-    """What the engine calls itself: its ``name`` answer, with its ``version`` answer when it
-    gives one; ``None`` when it does not start or does not answer ``name`` with one short line.
-    The engine is started for this alone, and stopped (with whatever it started) after."""
+def own_name(spec: EngineSpec, timeout: float) -> tuple[str, str] | None:
+    """What the engine calls itself: its ``name`` and ``version`` answers (the version ``""``
+    when it gives none); ``None`` when it does not start or does not answer ``name`` with one
+    short line. The engine is started for this alone, and stopped (with whatever it started)
+    after."""
     if cannot_start(spec):
         return None
     try:
@@ -111,10 +128,8 @@ def own_name(spec: EngineSpec, timeout: float) -> str | None:
                 answer = channel.send(command, time.monotonic() + timeout).strip()
             except GtpFailure:
                 answer = ""
-            if not _SHORT_LINE.fullmatch(answer):
-                break
-            words.append(answer)
-        return " ".join(words) or None
+            words.append(answer if _SHORT_LINE.fullmatch(answer) else "")
+        return (words[0], words[1]) if words[0] else None
     except ChannelError:
         return None
     finally:

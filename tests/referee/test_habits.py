@@ -119,7 +119,7 @@ def test_rounds_alone_are_single_games_and_tc_sets_the_clock(tmp_path, capsys):
                                  "--engine", INSTANT, "--rounds", "3", "--tc", "1:00+1",
                                  "--max-moves", "4", "--out", str(out))
     assert status == 0
-    assert "3 games, time 60+1," in printed.splitlines()[0]
+    assert "3 games, time 60+1 each," in printed.splitlines()[0]
     assert json.loads((out / "match.json").read_text())["pairs"] is False
 
 
