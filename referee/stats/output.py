@@ -68,21 +68,27 @@ def standing_order(summary: Mapping[str, Any]) -> list[int]:
 
 
 def format_standings(table: Sequence[Mapping[str, Any]]) -> str:
-    """One line per engine: score against the field, Elo with its interval, LOS, score as first
-    and second player, time use; then each engine's losses by termination."""
+    """Two tables of one line per engine, each within 100 columns for names of up to 24
+    characters: score against the field with its Elo (trinomial model: each engine's games
+    against the field), interval and LOS; then score as first and as second player and time
+    use; then each engine's losses by termination."""
     width = max([len("engine")] + [len(row["name"]) for row in table])
     lines = [f"{'#':>2}  {'engine':<{width}}  {'games':>5} {'wins':>5} {'draws':>5} "
-             f"{'losses':>6} {'score':>7}  {'elo':>7} {'95% interval':>17} {'los':>7}  "
-             f"{'1st':>7} {'2nd':>7}  {'s/move':>6} {'min left':>8}"]
+             f"{'losses':>6} {'score':>7}  {'elo':>7} {'95% interval':>17} {'los':>7}"]
     for row in table:
-        interval = interval_text(row["elo_95"])
         lines.append(
             f"{row['rank']:>2}  {row['name']:<{width}}  {row['games']:>5} {row['wins']:>5} "
             f"{row['draws']:>5} {row['losses']:>6} {_percent(row['score'], 1):>7}  "
-            f"{text(row['elo'], 1, signed=True):>7} {interval:>17} {_percent(row['los'], 1):>7}  "
-            f"{_percent(row['as_first']['score'], 1):>7} "
-            f"{_percent(row['as_second']['score'], 1):>7}  "
-            f"{_seconds(row['time']['per_move']):>6} {_seconds(row['time']['min_left']):>8}")
+            f"{text(row['elo'], 1, signed=True):>7} {interval_text(row['elo_95']):>17} "
+            f"{_percent(row['los'], 1):>7}")
+    lines += ["", f"{'#':>2}  {'engine':<{width}}  {'as first':>8} {'as second':>9}  "
+                  f"{'s/move':>6} {'min left':>8}"]
+    for row in table:
+        lines.append(f"{row['rank']:>2}  {row['name']:<{width}}  "
+                     f"{_percent(row['as_first']['score'], 1):>8} "
+                     f"{_percent(row['as_second']['score'], 1):>9}  "
+                     f"{_seconds(row['time']['per_move']):>6} "
+                     f"{_seconds(row['time']['min_left']):>8}")
     for row in table:
         ends = ", ".join(f"{kind} {count}" for kind, count in row["terminations"]["losses"].items())
         if ends:
