@@ -7,12 +7,13 @@
 """
 
 from .core import (BLACK, COLOUR_NAMES, WHITE, Game, GameError, IllegalMoveError,
-                   MoveSyntaxError, OptionError, Outcome, Position, SizeError, Termination,
-                   UnknownGameError, parse_colour)
+                   MoveSyntaxError, OptionError, OutOfBudget, Outcome, Position, SizeError,
+                   Termination, UnknownGameError, parse_colour)
 from .registry import find_game, game_names
 
 __all__ = [
     "BLACK", "WHITE", "COLOUR_NAMES", "Game", "Position", "Outcome", "Termination", "GameError",
     "MoveSyntaxError", "IllegalMoveError", "OptionError", "SizeError", "UnknownGameError", "parse_colour",
+    "OutOfBudget",
     "find_game", "game_names",
 ]

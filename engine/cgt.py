@@ -20,12 +20,15 @@ share:
 Black is Left in both games (``BLACK`` = 0), white is Right.
 
 The rules of a region (its moves and its negative) come from a small :class:`RegionRules`
-per game: :data:`CLOBBER` and :data:`DOMINEERING`.
+that each game defines in its own module (``engine.games.clobber``, ``engine.games.domineering``);
+this module knows no game.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterator
+
+from .core import OutOfBudget
 
 Cell = tuple[int, int, int]
 Shape = tuple[Cell, ...]
@@ -33,10 +36,6 @@ Shape = tuple[Cell, ...]
 CACHE_LIMIT = 500_000
 # Outcome classes: (Left wins moving first, Right wins moving first).
 POSITIVE, NEGATIVE, FUZZY, ZERO = (True, False), (False, True), (True, True), (False, False)
-
-
-class OutOfBudget(Exception):
-    """The solver's stop test said stop; nothing it had cached is wrong."""
 
 
 def components(cells: int, neighbours: Callable[[int], int], seeds: int | None = None
@@ -77,7 +76,7 @@ def _translated(cells) -> Shape:
     return tuple(sorted((x - low_x, y - low_y, kind) for x, y, kind in cells))
 
 
-def _split(cells: set[tuple[int, int]]) -> Iterator[set[tuple[int, int]]]:
+def split_cells(cells: set[tuple[int, int]]) -> Iterator[set[tuple[int, int]]]:
     """The orthogonally connected parts of a set of (x, y) points."""
     left = set(cells)
     while left:
@@ -150,133 +149,6 @@ class RegionRules:
         return None
 
 
-class ClobberRules(RegionRules):
-    """Clobber regions: ``kind`` is the stone's colour. A region is live while a black and a
-    white stone touch in it; a region where none do is over (worth 0)."""
-
-    symmetries = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y),
-                  lambda x, y: (-x, -y), lambda x, y: (y, x), lambda x, y: (-y, x),
-                  lambda x, y: (y, -x), lambda x, y: (-y, -x))
-
-    def options(self, shape, colour):
-        board = {(x, y): kind for x, y, kind in shape}
-        for (x, y), kind in board.items():
-            if kind != colour:
-                continue
-            for target in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if board.get(target, colour) == colour:
-                    continue
-                after = dict(board)
-                del after[(x, y)]
-                after[target] = colour
-                yield self._live(after)
-
-    def _live(self, board: dict) -> list[Shape]:
-        regions = []
-        for part in _split(set(board)):
-            if any(board.get((x + 1, y), kind) != kind or board.get((x, y + 1), kind) != kind
-                   for x, y in part for kind in (board[(x, y)],)):
-                regions.append(self.normal([(x, y, board[(x, y)]) for x, y in part]))
-        return regions
-
-    def _negated(self, shape):
-        return self.normal([(x, y, kind ^ 1) for x, y, kind in shape])
-
-
-class DomineeringRules(RegionRules):
-    """Domineering regions of empty squares (``kind`` 0): Left (black) covers two squares one
-    above the other, Right (white) two side by side. Turning a region a quarter turn swaps the
-    roles, so its negative is its transpose."""
-
-    symmetries = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y),
-                  lambda x, y: (-x, -y))
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._counts: dict[Shape, tuple] = {}
-
-    def options(self, shape, colour):
-        empty = {(x, y) for x, y, _ in shape}
-        step = (0, 1) if colour == 0 else (1, 0)
-        for x, y in empty:
-            other = (x + step[0], y + step[1])
-            if other in empty:
-                yield self._live(empty - {(x, y), other})
-
-    def _live(self, empty: set) -> list[Shape]:
-        return [self.normal([(x, y, 0) for x, y in part])
-                for part in _split(empty) if len(part) > 1]
-
-    def _negated(self, shape):
-        return self.normal([(y, x, kind) for x, y, kind in shape])
-
-    def bound(self, shapes, colour):
-        """Decided when one side's safe moves (dominoes the other can never spoil, without
-        overlaps) outlast every domino the other could still fit: the count Bullock's Obsequi
-        prunes with. Both counts add up over regions."""
-        capacity, safe = self._sums(shapes)
-        winner = outright_winner(capacity, safe, colour)
-        return None if winner is None else winner == colour
-
-    def promise(self, shapes, colour):
-        """The other side's capacity and safe moves less the mover's."""
-        capacity, safe = self._sums(shapes)
-        other = colour ^ 1
-        return capacity[other] + safe[other] - capacity[colour] - safe[colour]
-
-    def _sums(self, shapes) -> tuple[list[int], list[int]]:
-        """Capacity and safe moves of each side over the regions ``shapes`` (cached per
-        shape)."""
-        capacity, safe = [0, 0], [0, 0]
-        for shape in shapes:
-            counts = self._counts.get(shape)
-            if counts is None:
-                if len(self._counts) > CACHE_LIMIT:
-                    self._counts.clear()
-                counts = self._counts[shape] = domino_counts({(x, y) for x, y, _ in shape})
-            for side in (0, 1):
-                capacity[side] += counts[0][side]
-                safe[side] += counts[1][side]
-        return capacity, safe
-
-
-def domino_counts(empty: set[tuple[int, int]]) -> tuple[tuple[int, int], tuple[int, int]]:
-    """(capacity, safe moves) of Left (vertical) and Right (horizontal) on the ``empty`` cells:
-    the most dominoes each could fit at once, and how many of those no domino of the other
-    could ever spoil (neither cell has a neighbour on the other's axis)."""
-    capacity, safe = [0, 0], [0, 0]
-    for side, (dx, dy) in enumerate(((0, 1), (1, 0))):
-        spoilable = {(x, y) for x, y in empty
-                     if (x + dy, y + dx) in empty or (x - dy, y - dx) in empty}
-        for cells, counted in ((empty, capacity), (empty - spoilable, safe)):
-            # Runs along the side's axis: a run of n cells holds n // 2 dominoes.
-            for x, y in cells:
-                if (x - dx, y - dy) in cells:
-                    continue
-                length = 1
-                while (x + length * dx, y + length * dy) in cells:
-                    length += 1
-                counted[side] += length // 2
-    return tuple(capacity), tuple(safe)
-
-
-def outright_winner(capacity, safe, to_move: int) -> int | None:
-    """The winner when one side's safe moves alone outlast every move the other can still make
-    (``capacity`` and ``safe`` indexed by side), else ``None``.
-
-    Playing only its safe moves, a side makes as many moves as it has safe ones whatever the
-    other does, and the other makes at most its capacity; the side to move needs one move more
-    than the other can make, the other side as many."""
-    other = to_move ^ 1
-    if safe[to_move] > capacity[other]:
-        return to_move
-    if safe[other] >= capacity[to_move]:
-        return other
-    return None
-
-
-CLOBBER = ClobberRules()
-DOMINEERING = DomineeringRules()
 
 
 class SumSolver:

@@ -61,6 +61,11 @@ class Outcome:
         return "B+" if self.winner == BLACK else "W+"
 
 
+class OutOfBudget(Exception):
+    """A search or solver's stop test said stop (time or nodes spent); nothing it had cached
+    is wrong."""
+
+
 class GameError(ValueError):
     """Base of the errors a game raises for bad input; the message is one line for the user."""
 

@@ -25,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import find_game  # noqa: E402
-from engine.cgt import OutOfBudget  # noqa: E402
+from engine import OutOfBudget  # noqa: E402
 from engine.search import Budget  # noqa: E402
 from engine.search.baselines import Greedy  # noqa: E402
 

@@ -6,21 +6,9 @@ import random
 import pytest
 
 from engine import BLACK, WHITE, find_game
-from engine.cgt import (
-    CLOBBER,
-    DOMINEERING,
-    FUZZY,
-    NEGATIVE,
-    POSITIVE,
-    ZERO,
-    SumSolver,
-    board_cells,
-    components,
-    domino_counts,
-    outright_winner,
-)
-from engine.games.clobber import ClobberPosition, board_tables, neighbours, open_regions
-from engine.games.domineering import DomineeringPosition
+from engine.cgt import FUZZY, NEGATIVE, POSITIVE, ZERO, SumSolver, components
+from engine.games.clobber import CLOBBER, ClobberPosition, board_tables, neighbours, open_regions
+from engine.games.domineering import DOMINEERING, DomineeringPosition, counts, outright_winner
 
 Clobber = find_game("clobber")
 Domineering = find_game("domineering")
@@ -204,9 +192,7 @@ def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
                                        rng.choice((BLACK, WHITE)))
         if position.outcome is not None or position._empty().bit_count() > 16:
             continue
-        empty = position._empty()
-        cells = {(x, y) for x, y, _ in board_cells(empty, cols, (empty,))}
-        capacity, safe = domino_counts(cells)
+        _, capacity, safe = counts(position._empty(), position.tables)
         winner = outright_winner(capacity, safe, position.to_move)
         if winner is not None:
             decided += 1

@@ -19,7 +19,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..cgt import CLOBBER, NEGATIVE, POSITIVE, Regions, SumSolver, board_cells, components
+from ..cgt import (NEGATIVE, POSITIVE, RegionRules, Regions, Shape, SumSolver, board_cells,
+                   components, split_cells)
 from ..core import BLACK, COLOUR_NAMES, Game, Outcome, Position, Termination
 from ..grid import from_to_text, parse_from_to, render, square_name, two_colour_cells
 
@@ -45,6 +46,40 @@ SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuris
 # The evaluation's exact work is capped: a region or a sum needing more new searched positions
 # than this counts as unsolved there (the clock is only looked at between evaluations).
 EVAL_NODES = 400
+class ClobberRules(RegionRules):
+    """Clobber regions: ``kind`` is the stone's colour. A region is live while a black and a
+    white stone touch in it; a region where none do is over (worth 0)."""
+
+    symmetries = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y),
+                  lambda x, y: (-x, -y), lambda x, y: (y, x), lambda x, y: (-y, x),
+                  lambda x, y: (y, -x), lambda x, y: (-y, -x))
+
+    def options(self, shape, colour):
+        board = {(x, y): kind for x, y, kind in shape}
+        for (x, y), kind in board.items():
+            if kind != colour:
+                continue
+            for target in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if board.get(target, colour) == colour:
+                    continue
+                after = dict(board)
+                del after[(x, y)]
+                after[target] = colour
+                yield self._live(after)
+
+    def _live(self, board: dict) -> list[Shape]:
+        regions = []
+        for part in split_cells(set(board)):
+            if any(board.get((x + 1, y), kind) != kind or board.get((x, y + 1), kind) != kind
+                   for x, y in part for kind in (board[(x, y)],)):
+                regions.append(self.normal([(x, y, board[(x, y)]) for x, y in part]))
+        return regions
+
+    def _negated(self, shape):
+        return self.normal([(x, y, kind ^ 1) for x, y, kind in shape])
+
+
+CLOBBER = ClobberRules()
 SOLVER = SumSolver(CLOBBER, REGION_LIMIT)
 REGIONS = Regions(SOLVER, DECOMPOSE_LIMIT, ROOT_SOLVE_LIMIT, EVAL_NODES)
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..cgt import (DOMINEERING, NEGATIVE, POSITIVE, Regions, SumSolver, board_cells, components,
-                   outright_winner)
+from ..cgt import (CACHE_LIMIT, NEGATIVE, POSITIVE, RegionRules, Regions, Shape, SumSolver,
+                   board_cells, components, split_cells)
 from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
                     Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
@@ -53,6 +53,89 @@ SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuris
 # The evaluation's exact work is capped: a region or a sum needing more new searched positions
 # than this counts as unsolved there (the clock is only looked at between evaluations).
 EVAL_NODES = 400
+def outright_winner(capacity, safe, to_move: int) -> int | None:
+    """The winner when one side's safe moves alone outlast every move the other can still make
+    (``capacity`` and ``safe`` indexed by side), else ``None``.
+
+    Playing only its safe moves, a side makes as many moves as it has safe ones whatever the
+    other does, and the other makes at most its capacity; the side to move needs one move more
+    than the other can make, the other side as many."""
+    other = to_move ^ 1
+    if safe[to_move] > capacity[other]:
+        return to_move
+    if safe[other] >= capacity[to_move]:
+        return other
+    return None
+
+
+class DomineeringRules(RegionRules):
+    """Domineering regions of empty squares (``kind`` 0): Left (black) covers two squares one
+    above the other, Right (white) two side by side. Turning a region a quarter turn swaps the
+    roles, so its negative is its transpose."""
+
+    symmetries = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y),
+                  lambda x, y: (-x, -y))
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._counts: dict[Shape, tuple] = {}
+
+    def options(self, shape, colour):
+        empty = {(x, y) for x, y, _ in shape}
+        step = (0, 1) if colour == 0 else (1, 0)
+        for x, y in empty:
+            other = (x + step[0], y + step[1])
+            if other in empty:
+                yield self._live(empty - {(x, y), other})
+
+    def _live(self, empty: set) -> list[Shape]:
+        return [self.normal([(x, y, 0) for x, y in part])
+                for part in split_cells(empty) if len(part) > 1]
+
+    def _negated(self, shape):
+        return self.normal([(y, x, kind) for x, y, kind in shape])
+
+    def bound(self, shapes, colour):
+        """Decided when one side's safe moves (dominoes the other can never spoil, without
+        overlaps) outlast every domino the other could still fit: the count Bullock's Obsequi
+        prunes with. Both counts add up over regions."""
+        capacity, safe = self._sums(shapes)
+        winner = outright_winner(capacity, safe, colour)
+        return None if winner is None else winner == colour
+
+    def promise(self, shapes, colour):
+        """The other side's capacity and safe moves less the mover's."""
+        capacity, safe = self._sums(shapes)
+        other = colour ^ 1
+        return capacity[other] + safe[other] - capacity[colour] - safe[colour]
+
+    def _sums(self, shapes) -> tuple[list[int], list[int]]:
+        """Capacity and safe moves of each side over the regions ``shapes`` (cached per
+        shape)."""
+        capacity, safe = [0, 0], [0, 0]
+        for shape in shapes:
+            found = self._counts.get(shape)
+            if found is None:
+                if len(self._counts) > CACHE_LIMIT:
+                    self._counts.clear()
+                found = self._counts[shape] = shape_counts(shape)
+            for side in (0, 1):
+                capacity[side] += found[0][side]
+                safe[side] += found[1][side]
+        return capacity, safe
+
+
+def shape_counts(shape) -> tuple[tuple, tuple]:
+    """Capacity and safe moves of each side in a region's shape (its cells at the origin):
+    :func:`counts` on a board just big enough to hold it."""
+    cols = max(x for x, _, _ in shape) + 1
+    rows = max(y for _, y, _ in shape) + 1
+    empty = sum(1 << (y * cols + x) for x, y, _ in shape)
+    _, capacity, safe = counts(empty, board_tables(cols, rows))
+    return capacity, safe
+
+
+DOMINEERING = DomineeringRules()
 SOLVER = SumSolver(DOMINEERING, REGION_LIMIT)
 REGIONS = Regions(SOLVER, DECOMPOSE_LIMIT, ROOT_SOLVE_LIMIT, EVAL_NODES)
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from ..cgt import OutOfBudget
+from ..core import OutOfBudget
 from ..core import Position
 from .analysis import Analysis, squashed
 from .budget import Budget

@@ -33,8 +33,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Sequence
 
-from engine import COLOUR_NAMES, Outcome, Position, Termination
-from engine.cgt import OutOfBudget
+from engine import COLOUR_NAMES, OutOfBudget, Outcome, Position, Termination
 
 from ..plan.adjudication import Adjudication
 
