@@ -5,8 +5,10 @@ in-process random movers (no pipes, no processes) on a small board, so that what
 is the referee: its rules check and clocks, the SGF file and results row of every game (each
 flushed to the disk), the summary rewritten after every game, the report's replay, games list
 and page, and the progress line (sent nowhere). Printed for each window of games: the
-referee's wall time per game and CPU time per game (this process's: the referee and the two in-process movers, so the one
-to compare across windows on a busy machine) and the process's resident memory at its end; then the time
+referee's wall time per game and CPU time per game (this process's: the referee and the two in-process movers), the CPU
+time of the bookkeeping alone (writing each finished game: SGF, results row, tally, summary,
+report, progress; the part that could grow with the run) and the process's resident memory at
+the window's end; then the time
 ``olympiad-referee report`` takes to rebuild the folder's page (replays already written) and
 to rebuild it all (every replay too).
 
@@ -25,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -48,14 +51,25 @@ from referee.run.runner import Runner  # noqa: E402
 
 
 class Windows(RunObserver):
-    """Notes the wall time and resident memory at the end of every ``width`` games."""
+    """Notes the wall time, CPU time, bookkeeping time and resident memory at the end of every
+    ``width`` games."""
 
     def __init__(self, width: int) -> None:
         self.width = width
-        self.marks: list[tuple[int, float, float, float]] = []  # games, wall, CPU, MiB
+        self.bookkeeping = 0.0  # CPU seconds spent writing finished games (Runner._write)
+        self.marks: list[tuple[int, float, float, float, float]] = []
+
+    def timed(self, write: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``write``, adding the thread's CPU time it takes to :attr:`bookkeeping`."""
+        def timed_write(game: Any) -> None:
+            began = time.thread_time()
+            write(game)
+            self.bookkeeping += time.thread_time() - began
+        return timed_write
 
     def mark(self, games: int) -> None:
-        self.marks.append((games, time.perf_counter(), time.process_time(), resident_mib()))
+        self.marks.append((games, time.perf_counter(), time.process_time(), self.bookkeeping,
+                           resident_mib()))
 
     def run_started(self, run: Run) -> None:
         self.mark(0)
@@ -97,16 +111,19 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
     progress = Progress(echo=lambda line: None)
     runner = Runner(run, ThreadExecutor(1), results,
                     Observers([windows, progress, ReportWriter()]), starter=random_mover)
+    runner._write = windows.timed(runner._write)  # type: ignore[method-assign]
     runner.execute()
     results.close()
     click.echo(f"{game} {cols}x{rows}: {games} games between two in-process random movers, "
                f"folder {folder}")
-    click.echo(f"{'games':>15}  {'wall ms/game':>12}  {'CPU ms/game':>11}  {'resident MiB':>12}")
-    for (start, wall, cpu, _), (end, wall_end, cpu_end, mib) in zip(windows.marks,
-                                                                   windows.marks[1:]):
+    click.echo(f"{'games':>15}  {'wall ms/game':>12}  {'CPU ms/game':>11}  "
+               f"{'bookkeeping':>11}  {'resident MiB':>12}")
+    for (start, wall, cpu, kept, _), (end, wall_end, cpu_end, kept_end, mib) in zip(
+            windows.marks, windows.marks[1:]):
         games_in = end - start
         click.echo(f"{start + 1:>7}-{end:<7}  {1000 * (wall_end - wall) / games_in:12.3f}  "
-                   f"{1000 * (cpu_end - cpu) / games_in:11.3f}  {mib:12.1f}")
+                   f"{1000 * (cpu_end - cpu) / games_in:11.3f}  "
+                   f"{1000 * (kept_end - kept) / games_in:11.3f}  {mib:12.1f}")
     began = time.perf_counter()
     write_report(folder)
     click.echo(f"report (replays kept):   {time.perf_counter() - began:6.1f} s")
