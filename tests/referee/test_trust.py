@@ -175,6 +175,18 @@ def test_nothing_an_engine_starts_outlives_a_match(tmp_path, mark, how):
     assert gone(mark) and gone(mark + 1)
 
 
+def test_nothing_an_engine_starts_outlives_a_game_on_a_dask_worker(tmp_path, mark):
+    pytest.importorskip("distributed")
+    orphaning = f"{BAD_ENGINE} --orphan setsid={mark}"
+    crashing = f"{BAD_ENGINE} --orphan nohup={mark + 1} --fault exit --at 2"
+    done = referee("match", "--game", "breakthrough", "--engine", orphaning, "--engine", crashing,
+                   "--games", "2", "--max-moves", "12", "--cluster", "local:1",
+                   "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert len(rows_of(tmp_path / "out")) == 2
+    assert gone(mark) and gone(mark + 1)
+
+
 def test_nothing_an_engine_starts_outlives_its_check(mark):
     done = referee("check", "--engine", f"{BAD_ENGINE} --orphan setsid={mark}", "--game",
                    "breakthrough")
