@@ -234,6 +234,14 @@ def test_an_engine_runs_on_the_cores_it_is_given(tmp_path):
     assert done.returncode == 0, done.stderr
     row = json.loads((tmp_path / "out" / "results.jsonl").read_text())
     assert row["black_stderr"] == "[0]"
+    # The same limit from an event's config file.
+    config = tmp_path / "event.toml"
+    config.write_text(f"game = 'breakthrough'\ngames = 1\n[[engine]]\ncmd = '''{reporter}'''\n"
+                      f"cpus = '0'\n[[engine]]\ncmd = '''{BAD_ENGINE}'''\n")
+    done = referee("match", "--config", str(config), "--out", str(tmp_path / "config-out"))
+    assert done.returncode == 0, done.stderr
+    row = json.loads((tmp_path / "config-out" / "results.jsonl").read_text())
+    assert row["black_stderr"] == "[0]"
 
 
 def test_engine_limits_are_checked_before_anything_starts(tmp_path):
