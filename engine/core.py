@@ -21,7 +21,7 @@ import enum
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar, Hashable, Mapping
+from typing import ClassVar, Hashable, Iterable, Iterator, Mapping
 
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("black", "white")
@@ -189,6 +189,21 @@ class Game(ABC):
         for text in texts:
             position.play(position.parse_move(text))
         return position
+
+    def replay(self, texts: Iterable[str]) -> Iterator[tuple[Position, str]]:
+        """Play the moves written as ``texts`` from the start, giving after each one the
+        position (the same object, moved on) and the move's canonical text: what a record's
+        readers (a replay, a picture at some ply) walk through. Raises :class:`GameError`
+        naming the move's number at the first text that is not a legal move."""
+        position = self.initial_position()
+        for number, text in enumerate(texts, 1):
+            try:
+                move = position.parse_move(text)
+            except GameError as error:
+                raise type(error)(f"move {number} ({text}): {error}") from None
+            canonical = position.move_text(move)
+            position.play(move)
+            yield position, canonical
 
     def __repr__(self) -> str:
         settings = "".join(f" {key}={value}" for key, value in self.settings.items())

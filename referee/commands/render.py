@@ -22,41 +22,17 @@ import click
 from engine import Game, GameError, Position, find_game
 from engine.drawing import svg
 
-from ..records.sgf import SgfError, SgfRecord, read_sgf
+from ..records.sgf import SgfError, game_of_record, read_sgf
 from ..report.png import BROWSERS, PictureError, find_browser, write_png
-from ..text import whole
 from .arguments import FORCE, WholeRange, parse_options, parse_size, refuse_overwrite
-
-
-def game_of_record(record: SgfRecord) -> Game:
-    """The game an SGF record's root describes: ``GM`` (a number SGF gives the game, or its
-    name), ``SZ`` (``N`` or ``COLS:ROWS``; read only for a game whose size varies) and the
-    options the referee writes in ``GC[options: KEY=VALUE ...]``."""
-    if record.game_name is None:
-        raise GameError("the record has no GM[] property naming its game")
-    game_class = find_game(record.game_name)
-    size = None
-    if record.size_texts is not None and game_class.size_limits is not None:
-        try:
-            size = whole(record.size_texts[0]), whole(record.size_texts[1])
-        except ValueError:
-            raise GameError(f"SZ[{record.root['SZ'][0]}] is not a board size "
-                            "(N or COLS:ROWS)") from None
-    return game_class(record.options, size)
 
 
 def replay(game: Game, moves: Sequence[str]) -> tuple[Position, str | None]:
     """The position after ``moves`` and the canonical text of the last one (``None`` at the
     start); a move that is not legal raises :class:`GameError` naming its number."""
-    position = game.initial_position()
-    last = None
-    for number, text in enumerate(moves, start=1):
-        try:
-            move = position.parse_move(text)
-        except GameError as error:
-            raise GameError(f"move {number} ({text}): {error}") from None
-        last = position.move_text(move)
-        position.play(move)
+    position, last = game.initial_position(), None
+    for position, last in game.replay(moves):
+        pass
     return position, last
 
 

@@ -28,7 +28,7 @@ from ..text import parse_anchor
 
 
 @dataclasses.dataclass
-class Run:
+class RecordedRun:
     """One folder read back: its engines' names (by index), settings and results."""
 
     folder: Path
@@ -41,7 +41,7 @@ class Run:
 
 
 
-def read_run(folder: Path) -> Run:
+def read_run(folder: Path) -> RecordedRun:
     """One output folder; raises ``click.UsageError`` when it is not one."""
     results_path = folder / RESULTS_NAME
     if not folder.is_dir():
@@ -61,10 +61,10 @@ def read_run(folder: Path) -> Run:
     if len(names) < 2:
         raise click.UsageError(f"{folder}: neither {SETTINGS_NAME} nor {RESULTS_NAME} names the "
                                f"engines (no games finished yet?)")
-    return Run(folder, names, settings, results)
+    return RecordedRun(folder, names, settings, results)
 
 
-def merge(runs: Sequence[Run]) -> tuple[list[str], list[GameResult]]:
+def merge(runs: Sequence[RecordedRun]) -> tuple[list[str], list[GameResult]]:
     """The engines of the first run, and every run's results renumbered onto them: game
     numbers follow on, pair numbers are offset so that pairs of different runs stay apart."""
     names = runs[0].names

@@ -167,3 +167,16 @@ class GameRecord:
             first=self.game.first_player, moves=tuple(self.timed_moves),  # type: ignore[arg-type]
             used=tuple(self.used), min_left=tuple(  # type: ignore[arg-type]
                 None if left is None else round(left, 3) for left in self.lowest))
+
+
+def game_of_row(row: Mapping[str, Any]) -> Game:
+    """The game of a results row: its options, random start included, and its board size
+    (given to the rules only for a game whose size can be set; the row names it always).
+
+    >>> game_of_row({"game": "loa", "options": {}, "size": [8, 8]}).size
+    (8, 8)
+    """
+    options = {**(row.get("options") or {}), **(row.get("start_options") or {})}
+    kind = find_game(row["game"])
+    size = tuple(row["size"]) if row.get("size") and kind.size_limits else None
+    return kind(options, size)

@@ -31,6 +31,10 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from engine import Game, GameError, find_game
+
+from ..text import whole
+
 MOVE_PROPERTIES = {"B": 0, "W": 1}
 # The deepest nesting of variations read: far beyond any record's, short of a memory hog.
 MAX_NESTING = 10_000
@@ -252,3 +256,20 @@ class _Reader:
                 chars.append(char)
             self.at += 1
         raise self.fail("a value '[' is never closed", start)
+
+
+def game_of_record(record: SgfRecord) -> Game:
+    """The game an SGF record's root describes: ``GM`` (a number SGF gives the game, or its
+    name), ``SZ`` (``N`` or ``COLS:ROWS``; read only for a game whose size varies) and the
+    options the referee writes in ``GC[options: KEY=VALUE ...]``."""
+    if record.game_name is None:
+        raise GameError("the record has no GM[] property naming its game")
+    game_class = find_game(record.game_name)
+    size = None
+    if record.size_texts is not None and game_class.size_limits is not None:
+        try:
+            size = whole(record.size_texts[0]), whole(record.size_texts[1])
+        except ValueError:
+            raise GameError(f"SZ[{record.root['SZ'][0]}] is not a board size "
+                            "(N or COLS:ROWS)") from None
+    return game_class(record.options, size)

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engine import Game, find_game
+from engine import GameError
 from engine.drawing import svg
 
+from ..records.results import game_of_row
 from ..records.sgf import SgfError, read_sgf
 from .evaluation import evaluation_chart, ply_texts
 
@@ -85,19 +86,6 @@ def _number(text: str) -> float | None:
         return None
 
 
-def game_of(row: Mapping[str, Any]) -> Game:
-    """The game of a results row: its options, random start included, and its board size
-    (given to the rules only for a game whose size can be set; the row names it always).
-
-    >>> game_of({"game": "loa", "options": {}, "size": [8, 8]}).size
-    (8, 8)
-    """
-    options = {**(row.get("options") or {}), **(row.get("start_options") or {})}
-    kind = find_game(row["game"])
-    size = tuple(row["size"]) if row.get("size") and kind.size_limits else None
-    return kind(options, size)
-
-
 def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
            start: Sequence[float | None] = (None, None)) -> dict[str, Any]:
     """The viewer's data for the game of a results row: its facts, the moves, a board per ply
@@ -109,19 +97,17 @@ def replay(row: Mapping[str, Any], clocks: Sequence[float | None] = (),
     black's and white's clocks at the start. A move the rules refuse (a record from an older
     version of the rules) ends the boards there, and ``error`` says why.
     """
-    game = game_of(row)
-    position = game.initial_position()
-    boards, movers = [svg(position)], []
+    game = game_of_row(row)
+    initial = game.initial_position()
+    boards, movers = [svg(initial)], [initial.to_move]
     error = None
-    for text in row["moves"]:
-        try:
-            move = position.parse_move(text)
-        except ValueError as refused:
-            error = f"move {len(boards)} ({text}): {refused}"
-            break
-        movers.append(position.to_move)
-        position.play(move)
-        boards.append(svg(position, text))
+    try:
+        for position, text in game.replay(row["moves"]):
+            movers.append(position.to_move)
+            boards.append(svg(position, text))
+    except GameError as refused:
+        error = str(refused)
+    movers.pop()  # the side to move after the last move made none
     entries = row.get("analysis") or []
     analysed = {"analysis": ply_texts(entries, movers),
                 "evaluation": evaluation_chart(entries, movers)} if entries else {}

@@ -18,7 +18,7 @@ from engine import BLACK, WHITE, find_game, game_names
 from engine.search import Analysis
 from referee.records.folder import REPORT_NAME
 from referee.report.folder import write_report
-from referee.report.replay import game_of
+from referee.records.results import game_of_row as game_of
 from referee.report.server import LiveGame, LiveGames, ReportServer
 
 from ..test_drawing import IN_HAND, ON_BOARD, domino_names

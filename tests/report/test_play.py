@@ -26,7 +26,7 @@ import pytest
 from engine import BLACK, find_game
 from engine.drawing import board_geometry
 from referee.records.sgf import read_sgf
-from referee.report.replay import game_of
+from referee.records.results import game_of_row as game_of
 
 from .browser import Browser, find_chromium
 
