@@ -170,8 +170,9 @@ def make_executor(settings: MatchSettings) -> Executor:
     try:
         from ..run.cluster import ClusterError, connect
     except ImportError as error:
-        raise click.UsageError(f"--cluster needs Dask ({error}); install the cluster extra: "
-                               f"pip install 'olympiad[cluster]'") from None
+        raise click.UsageError(f"--cluster needs Dask ({error}); install the cluster extra "
+                               f"from this project's checkout: pip install -e '.[cluster]'"
+                               ) from None
     try:
         return connect(settings.cluster)
     except ClusterError as error:
