@@ -39,6 +39,8 @@ class Termination(str, enum.Enum):
     TIMEOUT = "timeout"
     CRASH = "crash"
     PROTOCOL_ERROR = "protocol_error"
+    DISCONNECT = "disconnect"  # a remote engine stayed away past the grace window
+    NO_SHOW = "no_show"  # a remote engine never came to its game
 
 
 @dataclass(frozen=True)

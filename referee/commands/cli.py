@@ -26,6 +26,7 @@ from ..stats.sprt import SprtError, parse_sprt
 from ..text import one_line, parse_anchor
 from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
 from .check import check
+from .event import connect_command, event_command
 from .engine_settings import engine_specs, time_control
 from .match import PROGRAM, MatchSettings, run_match
 from .openings import openings
@@ -227,7 +228,8 @@ def join_sprt_words(argv: list[str]) -> list[str]:
 
 
 # Subcommands kept in modules of their own.
-for command in (check, openings, render, stats_command, report, serve):
+for command in (check, openings, render, stats_command, report, serve, event_command,
+                connect_command):
     cli.add_command(command)
 
 

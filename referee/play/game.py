@@ -41,6 +41,7 @@ from .channel import (
     ChannelClosed,
     ChannelError,
     ChannelTimeout,
+    Disconnected,
     GtpFailure,
     IllFormedAnswer,
 )
@@ -51,6 +52,7 @@ from .clock import Clock
 # to think in.
 ANSWER_ALLOWANCE = 0.05
 _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
+                          (Disconnected, Termination.DISCONNECT),
                           (ChannelClosed, Termination.CRASH),
                           (IllFormedAnswer, Termination.PROTOCOL_ERROR))
 
@@ -118,7 +120,8 @@ class _Referee:
                                 start + min(self.setup.command_timeout, limit),
                                 late if limit < self.setup.command_timeout else None)
         finally:
-            extra = max(0.0, time.monotonic() - start - ANSWER_ALLOWANCE)
+            extra = max(0.0, time.monotonic() - start - ANSWER_ALLOWANCE
+                        - self.engines[colour].lag_allowance())
             self.used[colour] += extra
             in_time = clock.charge_between(extra) if extra else True
         if not in_time:
@@ -198,7 +201,7 @@ class _Referee:
             raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered genmove with a "
                           f"failure: {one_line(str(failure))}") from None
         finally:
-            elapsed = time.monotonic() - start
+            elapsed = max(0.0, time.monotonic() - start - self.engines[colour].lag_allowance())
             self.used[colour] += elapsed
             in_time = clock.charge(elapsed)
         if not in_time:

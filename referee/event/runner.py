@@ -1,0 +1,218 @@
+"""Playing an event: the games of the plan (or of the ladder) handed out as participants are
+free, each refereed by the same game loop as a local run, each finished game written once.
+
+:class:`EventRunner` is the local :class:`~referee.run.runner.Runner` (its writing of games,
+summary and observers, its drain and abort) with another way of choosing what to play next,
+since a participant has one engine and plays one game at a time:
+
+* **A fixed plan** (round robin, double round robin, gauntlet): the first games of the plan
+  whose two participants are connected and idle start, up to ``executor.slots`` at once; a
+  game waits for a participant who is away, until the participant has been away longer than
+  the event's ``no-show`` limit: then its games are recorded as lost by ``no_show`` (both away:
+  a draw, no one at fault) as they come up, until it is back.
+* **A ladder** has no plan: whenever two participants are connected and idle they are paired
+  (:func:`ladder_pairings`) and play, for as long as the event runs or up to ``games`` games.
+
+The games in progress when the server is killed have no results row; a resumed event plays
+them again from the start (a ladder just pairs anew).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections import Counter
+from concurrent.futures import Future
+from typing import Any, Sequence
+
+from engine import COLOUR_NAMES, Termination
+
+from ..plan.schedule import ScheduledGame, game_seed
+from ..plan.setup import Setup
+from ..play.game import play_game
+from ..records.results import GameRecord
+from ..run.runner import POLL_SECONDS, RESTART_AFTER, FinishedGame, Runner, TaskResult, \
+    result_row
+from ..run.observer import RunObserver
+from .remote import RemoteChannel
+
+
+def play_remote(setup: Setup, names: Sequence[str], channels: Sequence[RemoteChannel],
+                unit: tuple[ScheduledGame, ...], observer: RunObserver | None) -> TaskResult:
+    """Play ``unit``'s games one after the other between remote engines (``channels`` by
+    participant index); each results row also keeps every move's measured time and lag
+    allowance (``black_lag``, ``white_lag``: ``[seconds, allowance]`` per timed move)."""
+    finished = []
+    for game in unit:
+        pair = (channels[game.black], channels[game.white])
+        moved = functools.partial(observer.move_played, game.game_no) if observer else None
+        record = play_game(setup, pair, random.Random(game.seed), game.opening, moved)
+        for colour, channel in enumerate(pair):
+            if record.at_fault == colour and record.termination in RESTART_AFTER:
+                channel.kill()
+        row = result_row(game, record, names)
+        row["black_lag"], row["white_lag"] = ([list(move) for move in channel.moves]
+                                              for channel in pair)
+        finished.append(FinishedGame(row, tuple(record.clocks),
+                                     COLOUR_NAMES[record.game.first_player]))
+    return TaskResult(tuple(finished))
+
+
+def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: Counter,
+                    rng: random.Random) -> list[tuple[int, int]]:
+    """Pair the ``idle`` participants of a ladder, as (black, white): the one with the fewest
+    games first, with the idle partner it has met least (then the one with the fewest games);
+    the one who had black less often takes black. ``met`` counts games by
+    ``frozenset({a, b})``; ties are broken by ``rng``.
+
+    >>> ladder_pairings([0, 1, 2, 3], Counter({frozenset({0, 1}): 2}), Counter({0: 2, 1: 2}),
+    ...                 Counter({0: 1, 1: 1}), random.Random(1))
+    [(2, 0), (3, 1)]
+    """
+    waiting = list(idle)
+    rng.shuffle(waiting)
+    waiting.sort(key=lambda who: played[who])
+    pairs = []
+    while len(waiting) >= 2:
+        first = waiting.pop(0)
+        partner = min(waiting, key=lambda who: (met[frozenset({first, who})], played[who]))
+        waiting.remove(partner)
+        black, white = sorted((first, partner), key=lambda who: blacks[who])
+        pairs.append((black, white))
+    return pairs
+
+
+class EventRunner(Runner):
+    """Plays an event; see the module docstring. ``channels`` are the participants' engines
+    by index; ``ladder``: pair whoever is free instead of following ``run.planned``, up to
+    ``limit`` games (0: until stopped)."""
+
+    def __init__(self, *args: Any, channels: Sequence[RemoteChannel], no_show: float,
+                 ladder: bool = False, limit: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.channels = list(channels)
+        self.no_show = no_show
+        self.ladder = ladder
+        self.limit = limit
+        self._busy: set[int] = set()
+        self._next_game = max((row["game_no"] for row in self.results.rows.values()),
+                              default=0) + 1
+
+    def execute(self) -> str | None:
+        todo = [] if self.ladder else [unit for unit in self._units() if unit]
+        in_flight: dict[Future, tuple[ScheduledGame, ...]] = {}
+        stopped = None
+        self.observer.run_started(self.run)
+        try:
+            while True:
+                if self._interrupts >= 2:
+                    stopped = "aborted"
+                    break
+                if self._interrupts == 0:
+                    todo = self._forfeit_absent(todo)
+                    if self.ladder:
+                        todo += self._ladder_games(len(in_flight))
+                    self._start_ready(todo, in_flight)
+                if not in_flight:
+                    if self._interrupts or self._done(todo):
+                        stopped = "interrupted" if self._interrupts else None
+                        break
+                    time.sleep(POLL_SECONDS)
+                    continue
+                for future in self.executor.wait(list(in_flight), POLL_SECONDS):
+                    unit = in_flight.pop(future)
+                    self._busy -= {index for game in unit for index in (game.black, game.white)}
+                    for game in future.result().games:
+                        self._write(game)
+        finally:
+            if stopped == "aborted":
+                for channel in self.channels:
+                    channel.stop()
+            self.executor.shutdown(cancel=stopped == "aborted")
+        self.observer.run_finished(self.summary, stopped)
+        return stopped
+
+    def _done(self, todo: list) -> bool:
+        if self.ladder:
+            return bool(self.limit) and len(self.run.rows) >= self.limit
+        return not todo
+
+    def _start_ready(self, todo: list, in_flight: dict) -> None:
+        """Start the first units of ``todo`` whose participants are connected and idle."""
+        for unit in list(todo):
+            if len(in_flight) >= self.executor.slots:
+                return
+            players = {index for game in unit for index in (game.black, game.white)}
+            if players & self._busy or not all(self.channels[i].connected for i in players):
+                continue
+            todo.remove(unit)
+            self._busy |= players
+            observer = self.observer if self.executor.in_process else None
+            future = self.executor.submit(play_remote, self.run.setup, self.run.names,
+                                          self.channels, unit, observer)
+            in_flight[future] = unit
+            for game in unit:
+                self.observer.game_started(game)
+
+    def _forfeit_absent(self, todo: list) -> list:
+        """Record the games of ``todo`` that a participant away past the no-show limit would
+        play next (those whose participants are idle); the rest of ``todo``."""
+        now = time.monotonic()
+        absent = {index for index, channel in enumerate(self.channels)
+                  if channel.absent_for(now) > self.no_show}
+        if not absent:
+            return todo
+        left = []
+        for unit in todo:
+            players = {index for game in unit for index in (game.black, game.white)}
+            if players & absent and not players & self._busy:
+                for game in unit:
+                    self._write(self._no_show(game, absent))
+            else:
+                left.append(unit)
+        return left
+
+    def _no_show(self, game: ScheduledGame, absent: set[int]) -> FinishedGame:
+        """The record of ``game`` lost by whoever of its players is ``absent``."""
+        start_options, played = self.run.setup.start(game.opening, random.Random(game.seed))
+        names = self.run.names
+        away = [colour for colour, index in enumerate((game.black, game.white))
+                if index in absent]
+        limit = f"within the {self.no_show:g} s no-show limit"
+        if len(away) == 2:
+            result, at_fault = "0", None
+            reason = f"neither {names[game.black]} nor {names[game.white]} came {limit}"
+        else:
+            at_fault = away[0]
+            result = ("W+", "B+")[at_fault]
+            reason = f"{names[(game.black, game.white)[at_fault]]} did not come {limit}"
+        record = GameRecord(played, start_options, [], [], [0.0, 0.0], result,
+                            Termination.NO_SHOW, reason, at_fault)
+        row = result_row(game, record, names)
+        return FinishedGame(row, (), COLOUR_NAMES[played.first_player])
+
+    def _ladder_games(self, playing: int) -> list[tuple[ScheduledGame, ...]]:
+        """New games between the idle, connected participants of a ladder."""
+        room = self.executor.slots - playing
+        if self.limit:
+            room = min(room, self.limit - len(self.run.rows) - playing)
+        idle = [index for index, channel in enumerate(self.channels)
+                if channel.connected and index not in self._busy]
+        if room <= 0 or len(idle) < 2:
+            return []
+        met, played, blacks = Counter(), Counter(), Counter()
+        for row in self.run.rows:
+            black, white = row["black_index"] - 1, row["white_index"] - 1
+            met[frozenset({black, white})] += 1
+            played.update((black, white))
+            blacks[black] += 1
+        seed = game_seed(self.run.seed, self._next_game)
+        units = []
+        for black, white in ladder_pairings(idle, met, played, blacks, random.Random(seed))[:room]:
+            number = self._next_game
+            self._next_game += 1
+            game = ScheduledGame(number, None, black, white, game_seed(self.run.seed, number))
+            self.run.planned.append(game)
+            units.append((game,))
+        return units
