@@ -60,15 +60,19 @@ def play_remote(setup: Setup, names: Sequence[str], channels: Sequence[RemoteCha
 
 
 def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: Counter,
-                    rng: random.Random) -> list[tuple[int, int]]:
+                    rng: random.Random, avoid: frozenset = frozenset()) -> list[tuple[int, int]]:
     """Pair the ``idle`` participants of a ladder, as (black, white): the one with the fewest
     games first, with the idle partner it has met least (then the one with the fewest games);
     the one who had black less often takes black. ``met`` counts games by
-    ``frozenset({a, b})``; ties are broken by ``rng``.
+    ``frozenset({a, b})``; a pair in ``avoid`` is not made (one left without a partner waits);
+    ties are broken by ``rng``.
 
     >>> ladder_pairings([0, 1, 2, 3], Counter({frozenset({0, 1}): 2}), Counter({0: 2, 1: 2}),
     ...                 Counter({0: 1, 1: 1}), random.Random(1))
     [(2, 0), (3, 1)]
+    >>> ladder_pairings([0, 1], Counter(), Counter(), Counter(), random.Random(1),
+    ...                 avoid=frozenset({frozenset({0, 1})}))
+    []
     """
     waiting = list(idle)
     rng.shuffle(waiting)
@@ -76,7 +80,10 @@ def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: 
     pairs = []
     while len(waiting) >= 2:
         first = waiting.pop(0)
-        partner = min(waiting, key=lambda who: (met[frozenset({first, who})], played[who]))
+        partners = [who for who in waiting if frozenset({first, who}) not in avoid]
+        if not partners:
+            continue
+        partner = min(partners, key=lambda who: (met[frozenset({first, who})], played[who]))
         waiting.remove(partner)
         black, white = sorted((first, partner), key=lambda who: blacks[who])
         pairs.append((black, white))
@@ -202,14 +209,21 @@ class EventRunner(Runner):
         if room <= 0 or len(idle) < 2:
             return []
         met, played, blacks = Counter(), Counter(), Counter()
+        last: dict[int, frozenset] = {}
         for row in self.run.rows:
             black, white = row["black_index"] - 1, row["white_index"] - 1
             met[frozenset({black, white})] += 1
             played.update((black, white))
             blacks[black] += 1
+            last[black] = last[white] = frozenset({black, white})
+        # No rematch straight away while someone else is connected, only busy: wait for them.
+        present = sum(channel.connected for channel in self.channels)
+        avoid = frozenset(pair for pair in last.values()
+                          if present > 2 and all(last[who] == pair for who in pair))
         seed = game_seed(self.run.seed, self._next_game)
+        pairs = ladder_pairings(idle, met, played, blacks, random.Random(seed), avoid)
         units = []
-        for black, white in ladder_pairings(idle, met, played, blacks, random.Random(seed))[:room]:
+        for black, white in pairs[:room]:
             number = self._next_game
             self._next_game += 1
             game = ScheduledGame(number, None, black, white, game_seed(self.run.seed, number))
