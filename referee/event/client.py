@@ -9,8 +9,9 @@ computed from it). The client knows no game: it checks nothing and decides nothi
 A dropped connection is tried again, with backoff (from :data:`FIRST_BACKOFF` doubling to
 :data:`MOST_BACKOFF` seconds, with jitter, so that the clients of a restarted server do not all
 knock at once); the engine is kept, and the server brings it back to the position. A refused
-login ends the client with one line and status 2 (trying again cannot help); ``bye`` ends it
-with 0. An engine that dies is reported (``lost``) and started afresh for the next command,
+login, or a connection closed as a policy violation (replaced by a newer login with the same
+token, or a broken protocol), ends the client with one line and status 2 (trying again cannot
+help); ``bye`` ends it with 0. An engine that dies is reported (``lost``) and started afresh for the next command,
 as it is when the server asks (``reset``).
 """
 
@@ -35,6 +36,9 @@ from . import wire
 FIRST_BACKOFF = 0.5
 MOST_BACKOFF = 30.0
 CONNECT_SECONDS = 10.0
+# The close code of a server that will not have this connection back (another connection with
+# the same token replaced it, or the client broke the protocol): trying again cannot help.
+POLICY_VIOLATION = 1008
 
 
 class ClientError(Exception):
@@ -65,7 +69,11 @@ def client_tls(url: str, ca_file: str | None, plain: bool) -> ssl.SSLContext | N
 
 
 class _Engine:
-    """The participant's engine, started on first use and again after it died or a reset."""
+    """The participant's engine, started on first use and again after it died or a reset.
+
+    Commands run on the relay thread; a reset or the end of the client comes from the thread
+    reading the connection and may find a command in progress: the engine is then killed
+    under it (its keeper ends whatever it started), and the command fails as a lost engine."""
 
     def __init__(self, command: str) -> None:
         self.command = command
@@ -88,19 +96,31 @@ class _Engine:
         except ChannelError as error:
             self.reset()
             return None, 0.0, one_line(str(error), 200)
+        except Exception as error:  # killed under the command by a reset  # noqa: BLE001
+            self.reset()
+            return None, 0.0, f"the engine was stopped ({type(error).__name__})"
 
     def reset(self) -> None:
         """End the engine now; the next command starts a fresh one."""
         with self._lock:
             channel, self._channel = self._channel, None
         if channel is not None:
-            channel.kill()
+            _quietly(channel.kill)
 
     def close(self) -> None:
+        """The client is done: the engine and whatever it started are stopped."""
         with self._lock:
             channel, self._channel = self._channel, None
         if channel is not None:
-            channel.close()
+            _quietly(channel.kill)
+
+
+def _quietly(action: Callable[[], None]) -> None:
+    """Run ``action``, ignoring the errors of a process that another thread also waits for."""
+    try:
+        action()
+    except Exception:  # noqa: BLE001 - the engine is gone either way
+        pass
 
 
 class Client:
@@ -152,15 +172,21 @@ class Client:
         if reply["type"] != "welcome":
             raise ClientError(f"the server answered {reply['type']!r} to our hello")
         self.log(f"connected to {reply['event']} as {reply['name']}")
-        for text in connection:
-            message = wire.decode(text)
-            if message["type"] == "command":
-                self._commands.put((connection, message["id"], message["line"]))
-            elif message["type"] == "reset":
-                self.engine.reset()
-            elif message["type"] == "bye":
-                self.log(f"the server says: {message['reason']}")
-                return True
+        try:
+            for text in connection:
+                message = wire.decode(text)
+                if message["type"] == "command":
+                    self._commands.put((connection, message["id"], message["line"]))
+                elif message["type"] == "reset":
+                    self.engine.reset()
+                elif message["type"] == "bye":
+                    self.log(f"the server says: {message['reason']}")
+                    return True
+        except ConnectionClosed:
+            if connection.close_code != POLICY_VIOLATION:
+                raise
+        if connection.close_code == POLICY_VIOLATION:
+            raise ClientError(f"the event closed the connection: {connection.close_reason}")
         return False
 
     def _work(self) -> None:

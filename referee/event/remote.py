@@ -108,8 +108,9 @@ class RemoteChannel(Channel):
 
     @property
     def connected(self) -> bool:
-        """Whether the participant has a connection now."""
-        return self._link is not None
+        """Whether the participant has a connection now (not one being closed)."""
+        link = self._link
+        return link is not None and link.open
 
     @property
     def link(self) -> Link | None:
@@ -168,7 +169,7 @@ class RemoteChannel(Channel):
         """The client on ``link`` broke the protocol: the game it is playing, if any, is lost
         by a protocol error at its next command."""
         with self._ready:
-            if link is self._link and self._script:
+            if link is self._link and (self._script or self._pending is not None):
                 self._violation = why
             self._ready.notify_all()
 

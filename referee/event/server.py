@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import ServerConnection, serve
 
 from . import wire
-from .remote import Link
+from .remote import Link, LinkLost
 from .roster import Roster
 
 HELLO_SECONDS = 10.0
@@ -67,6 +67,10 @@ class EventServer:
             return
         link = Link(connection.send, connection.close, address)
         channel = self.roster.channels[name]
+        try:  # welcome first: once attached, commands may follow at once
+            link.send(wire.encode("welcome", name=name, event=self.event))
+        except LinkLost:
+            return
         previous = self.roster.attach(name, link)
         if previous is not None:
             previous.close(POLICY_VIOLATION, "replaced by a newer connection with your token")
@@ -75,7 +79,6 @@ class EventServer:
         else:
             self.log(f"{name} connected from {address}")
         try:
-            link.send(wire.encode("welcome", name=name, event=self.event))
             for text in connection:
                 try:
                     channel.deliver(link, wire.decode(text))
@@ -134,7 +137,7 @@ class EventServer:
             if link is not None:
                 try:
                     link.send(wire.encode("bye", reason=reason))
-                except Exception:  # noqa: BLE001 - gone already
+                except LinkLost:
                     pass
                 link.close(1000, reason[:120])
 

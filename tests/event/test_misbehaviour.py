@@ -1,0 +1,186 @@
+"""Clients that misbehave, and links that are slow: the server keeps its promises anyway.
+
+Real server and client processes on 127.0.0.1, with real engines; the misbehaving clients are
+scripted (``bad_client.py``), and the slow link is a TCP proxy in this process that holds
+every chunk 150 ms each way.
+"""
+
+from __future__ import annotations
+
+import queue
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from .helpers import (
+    BAD_ENGINE,
+    NAMES,
+    Process,
+    connect,
+    rows,
+    start_event,
+    token_of,
+    write_event,
+)
+
+BAD_CLIENT = str(Path(__file__).with_name("bad_client.py"))
+MODES = {"Gamma": "garbage", "Delta": "oversized", "Epsilon": "flood", "Zeta": "silent"}
+
+
+@pytest.fixture
+def processes():
+    started = []
+    yield started
+    for process in started:
+        process.stop()
+
+
+def test_misbehaving_clients_lose_their_games_and_hurt_no_other(tmp_path, processes):
+    names = (*NAMES[:2], *MODES)
+    event_file = write_event(tmp_path, names, games=1, time=2, concurrency=3, no_show=10)
+    server, url = start_event(event_file)
+    processes.append(server)
+    processes += [connect(url, name) for name in NAMES[:2]]
+    processes += [Process([sys.executable, BAD_CLIENT, url, token_of(name), mode])
+                  for name, mode in MODES.items()]
+    assert server.wait(90) == 0, server.output
+    finished = rows(tmp_path / "out")
+    assert len(finished) == 15
+    for row in finished:
+        players = {row["black"], row["white"]}
+        if players == set(NAMES[:2]):
+            assert row["termination"] == "normal"
+            continue
+        loser = row[row["at_fault"]]
+        assert loser in MODES, row
+        expected = "timeout" if MODES[loser] == "silent" else "protocol_error"
+        assert row["termination"] == expected, row
+    log = server.output
+    assert "Gamma (127.0.0.1" in log and "broke the protocol" in log
+    assert f"Delta (127.0.0.1" in log and "sent a message over 65536 bytes" in log
+    assert "more than 8 answers nobody asked for" in log
+
+
+def test_a_second_login_with_the_token_replaces_the_first_mid_game(tmp_path, processes):
+    slow = f"{BAD_ENGINE} --stall genmove=0.05"
+    server, url = start_event(write_event(tmp_path, games=1, boardsize="6", time=60))
+    processes.append(server)
+    first = connect(url, "Alpha", slow)
+    beta = connect(url, "Beta", slow)
+    processes += [first, beta]
+    first.wait_for("connected to Test event")
+    beta.wait_for("connected to Test event")
+    time.sleep(0.8)
+    second = connect(url, "Alpha", slow)
+    processes.append(second)
+    assert first.wait(20) == 2
+    assert first.lines[-1] == ("olympiad-referee: error: the event closed the connection: "
+                               "replaced by a newer connection with your token")
+    server.wait_for(r"Alpha: a newer connection from 127\.0\.0\.1:\d+ replaces the one from")
+    assert server.wait(60) == 0, server.output
+    (row,) = rows(tmp_path / "out")
+    assert row["termination"] == "normal", row["reason"]
+    assert second.wait(10) == 0
+
+
+class DelayingProxy:
+    """A TCP proxy on 127.0.0.1 that delivers every chunk ``delay`` seconds after it came,
+    in order, both ways: a link with that much latency each way."""
+
+    def __init__(self, upstream_port: int, delay: float) -> None:
+        self.upstream = ("127.0.0.1", upstream_port)
+        self.delay = delay
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                downstream, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.upstream)
+            for source, target in ((downstream, upstream), (upstream, downstream)):
+                pending: queue.Queue = queue.Queue()
+                threading.Thread(target=self._read, args=(source, pending), daemon=True).start()
+                threading.Thread(target=self._write, args=(target, pending), daemon=True).start()
+
+    def _read(self, source: socket.socket, pending: queue.Queue) -> None:
+        while True:
+            try:
+                chunk = source.recv(65536)
+            except OSError:
+                chunk = b""
+            pending.put((time.monotonic() + self.delay, chunk))
+            if not chunk:
+                return
+
+    def _write(self, target: socket.socket, pending: queue.Queue) -> None:
+        while True:
+            due, chunk = pending.get()
+            time.sleep(max(0.0, due - time.monotonic()))
+            try:
+                if not chunk:
+                    target.shutdown(socket.SHUT_WR)
+                    return
+                target.sendall(chunk)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_slow_link_is_charged_within_the_lag_allowance(tmp_path, processes):
+    lag = {"start": 3.0, "gain": 1.5, "cap": 6.0, "per-answer": 3.0}  # three round trips a move
+    server, url = start_event(write_event(tmp_path, games=1, time=60, lag=lag))
+    processes.append(server)
+    proxy = DelayingProxy(int(url.rsplit(":", 1)[1].strip("/")), 0.150)
+    try:
+        slow = connect(f"ws://127.0.0.1:{proxy.port}/", "Alpha")
+        fast = connect(url, "Beta")
+        processes += [slow, fast]
+        assert server.wait(120) == 0, server.output
+    finally:
+        proxy.close()
+    (row,) = rows(tmp_path / "out")
+    assert row["termination"] == "normal"
+    colour = "black" if row["black"] == "Alpha" else "white"
+    moves = row[f"{colour}_lag"]
+    assert moves
+    granted = 0.0
+    for number, (measured, allowance) in enumerate(moves, 1):
+        assert measured >= 0.29  # two trips through the proxy
+        assert 0 <= allowance <= min(measured, lag["per-answer"])
+        granted += allowance
+        assert granted <= lag["start"] + lag["gain"] * number + 1e-6
+        assert measured - allowance < 0.15  # the engine's own time, not the link's
+    other = "white" if colour == "black" else "black"
+    assert all(allowance < 0.05 for _, allowance in row[f"{other}_lag"])
+    # Alpha's clock was charged about what Beta's was, not the 0.9 s a move of round trips.
+    assert row[f"{colour}_time"] < 0.15 * len(moves) + 0.5
+
+
+def test_a_stingy_allowance_charges_the_lag_it_does_not_grant(tmp_path, processes):
+    lag = {"start": 0.2, "gain": 0.1, "cap": 0.5, "per-answer": 0.2}
+    server, url = start_event(write_event(tmp_path, games=1, time=60, lag=lag))
+    processes.append(server)
+    proxy = DelayingProxy(int(url.rsplit(":", 1)[1].strip("/")), 0.150)
+    try:
+        processes += [connect(f"ws://127.0.0.1:{proxy.port}/", "Alpha"), connect(url, "Beta")]
+        assert server.wait(120) == 0, server.output
+    finally:
+        proxy.close()
+    (row,) = rows(tmp_path / "out")
+    colour = "black" if row["black"] == "Alpha" else "white"
+    moves = row[f"{colour}_lag"]
+    granted = sum(allowance for _, allowance in moves)
+    assert granted <= lag["start"] + lag["gain"] * len(moves) + 1e-6
+    charged = sum(measured - allowance for measured, allowance in moves)
+    assert charged >= sum(measured for measured, _ in moves) - granted - 1e-6
+    assert all(measured - allowance >= 0.29 - 0.2 for measured, allowance in moves)
