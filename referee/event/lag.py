@@ -11,7 +11,7 @@ game of ``n`` moves it is granted at most ``start + n * gain`` seconds in all, a
 answer is charged at least its measured time less ``per_answer``.
 
 >>> quota = LagQuota(LagPolicy(start=1.0, gain=0.5, cap=2.0, per_answer=0.8))
->>> quota.grant(measured=0.3, think=0.1)          # 0.2 s of lag, granted in full
+>>> round(quota.grant(measured=0.3, think=0.1), 6)  # 0.2 s of lag, granted in full
 0.2
 >>> quota.grant(measured=5.0, think=0.0, move=True)  # claims 5 s of lag: the most one answer may have
 0.8
@@ -61,4 +61,4 @@ class LagQuota:
         self.left -= granted
         if move:
             self.left = min(self.left + self.policy.gain, self.policy.cap)
-        return round(granted, 6)
+        return granted

@@ -21,6 +21,7 @@ charge. Each move's measured time and allowance are kept for the game's record.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from typing import Any, Callable
@@ -196,7 +197,7 @@ class RemoteChannel(Channel):
         think = reply.get("think")
         self._allowance = self.quota.grant(measured, think, move=verb == "genmove")
         if verb == "genmove":
-            self.moves.append((round(measured, 4), self._allowance))
+            self.moves.append((_microseconds(measured), _microseconds(self._allowance)))
             if success and text.lower() != "resign":
                 self._script.append(f"play {command.split()[1]} {text}")
         elif success and verb in _POSITION_COMMANDS:
@@ -298,3 +299,9 @@ class RemoteChannel(Channel):
 
     def close(self, grace: float = 1.0) -> None:
         """Nothing to end: the engine stays with its client for the next game."""
+
+
+def _microseconds(seconds: float) -> float:
+    """``seconds`` cut to whole microseconds, for the record (never rounded up, so that a
+    recorded allowance is never more than the recorded time it was granted from)."""
+    return math.floor(seconds * 1e6) / 1e6

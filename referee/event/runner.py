@@ -68,8 +68,8 @@ def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: 
     ties are broken by ``rng``.
 
     >>> ladder_pairings([0, 1, 2, 3], Counter({frozenset({0, 1}): 2}), Counter({0: 2, 1: 2}),
-    ...                 Counter({0: 1, 1: 1}), random.Random(1))
-    [(2, 0), (3, 1)]
+    ...                 Counter({0: 1, 1: 1}), random.Random(1))  # 2 and 3 have not played
+    [(3, 2), (0, 1)]
     >>> ladder_pairings([0, 1], Counter(), Counter(), Counter(), random.Random(1),
     ...                 avoid=frozenset({frozenset({0, 1})}))
     []

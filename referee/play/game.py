@@ -7,7 +7,10 @@ referee's (:mod:`.clock`): a move costs the wall time from writing ``genmove`` t
 answer. Each side may have its own time control (time odds). No thinking is free: the time an
 engine takes to answer any other command of the game (the set-up, ``time_left``, ``play``, the
 opening's moves) beyond :data:`ANSWER_ALLOWANCE` is charged to its clock as well, and an answer
-that comes after its clock ran out loses on time like a late move.
+that comes after its clock ran out loses on time like a late move. A channel may say that part
+of an answer's time was its transport's, not the engine's (a remote engine's network lag,
+within the event's allowance: :meth:`~.channel.Channel.lag_allowance`); that part is not
+charged.
 
 An opening (from a book) is played on the referee's board and sent to both engines with
 ``play`` after the set-up; its moves cost no time but the engines' answers to them.
