@@ -182,8 +182,6 @@ class RemoteChannel(Channel):
     def send(self, command: str, deadline: float | None = None) -> str:
         self._allowance = 0.0
         verb = command.split()[0] if command.strip() else ""
-        if verb == "set_game":
-            self._new_game()
         while True:
             link = self._wait_for_link(deadline)
             try:
@@ -208,7 +206,9 @@ class RemoteChannel(Channel):
             raise GtpFailure(text)
         return text
 
-    def _new_game(self) -> None:
+    def new_game(self) -> None:
+        """A game begins: nothing of the last one is brought back or recorded from now on,
+        and the lag quota starts afresh."""
         with self._ready:
             self._script = []
             self._last_time_left = None

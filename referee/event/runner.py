@@ -31,11 +31,15 @@ from engine import COLOUR_NAMES, Termination
 from ..plan.schedule import ScheduledGame, game_seed
 from ..plan.setup import Setup
 from ..play.game import play_game
+from ..records.folder import write_summary
 from ..records.results import GameRecord
 from ..run.runner import POLL_SECONDS, RESTART_AFTER, FinishedGame, Runner, TaskResult, \
     result_row
 from ..run.observer import RunObserver
 from .remote import RemoteChannel
+
+# The least seconds between two recomputations of the summary (standings, ratings) in an event.
+SUMMARY_SECONDS = 1.0
 
 
 def play_remote(setup: Setup, names: Sequence[str], channels: Sequence[RemoteChannel],
@@ -46,6 +50,8 @@ def play_remote(setup: Setup, names: Sequence[str], channels: Sequence[RemoteCha
     finished = []
     for game in unit:
         pair = (channels[game.black], channels[game.white])
+        for channel in pair:
+            channel.new_game()
         moved = functools.partial(observer.move_played, game.game_no) if observer else None
         record = play_game(setup, pair, random.Random(game.seed), game.opening, moved)
         for colour, channel in enumerate(pair):
@@ -97,6 +103,7 @@ class EventRunner(Runner):
 
     def __init__(self, *args: Any, channels: Sequence[RemoteChannel], no_show: float,
                  ladder: bool = False, limit: int = 0, **kwargs: Any) -> None:
+        self._summarized_at = -float("inf")
         super().__init__(*args, **kwargs)
         self.channels = list(channels)
         self.no_show = no_show
@@ -137,8 +144,25 @@ class EventRunner(Runner):
                 for channel in self.channels:
                     channel.stop()
             self.executor.shutdown(cancel=stopped == "aborted")
+        self._final_summary()
         self.observer.run_finished(self.summary, stopped)
         return stopped
+
+    def _summarize(self) -> dict[str, Any]:
+        """The summary of every finished game, recomputed at most every
+        :data:`SUMMARY_SECONDS` (the ratings of a large field take a while to fit, and a busy
+        event finishes several games a second); the results themselves are written at once."""
+        now = time.monotonic()
+        if now - self._summarized_at < SUMMARY_SECONDS:
+            return self.summary
+        self._summarized_at = now
+        return super()._summarize()
+
+    def _final_summary(self) -> None:
+        """The summary of every game, however recent the last one, at the end of the run."""
+        self._summarized_at = -float("inf")
+        self.summary = self._summarize()
+        write_summary(self.run.out, self.summary)
 
     def _done(self, todo: list) -> bool:
         if self.ladder:

@@ -152,6 +152,7 @@ class LoopbackClient:
 def test_a_remote_engine_dropped_mid_game_is_brought_back_to_the_position():
     setup = Setup("breakthrough", size=(5, 5), control=TimeControl(30), max_moves=200)
     channel = RemoteChannel("remote", grace=10)
+    channel.new_game()
     first = LoopbackClient(channel, drop_after=12)
     local = InProcessChannel(build_engine(Player(depth=1, seed=2)).respond)
     timer = threading.Timer(0.3, lambda: LoopbackClient(channel))
