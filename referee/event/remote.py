@@ -269,9 +269,8 @@ class RemoteChannel(Channel):
         """Success and text of a reply; raises :class:`IllFormedAnswer` for what is no answer
         (a ``lost`` engine is a crash, as the client reports it)."""
         if reply["type"] == "lost":
-            self._restore = bool(self._script)
             raise ChannelClosed(f"{self.name}'s client lost its engine: "
-                                  f"{one_line(reply['reason'], 200)}")
+                                f"{one_line(reply['reason'], 200)}")
         return parse_answer(reply["text"].encode().replace(b"\r", b"").strip(b"\n"))
 
     def _bring_back(self, link: Link, deadline: float | None) -> None:

@@ -26,6 +26,8 @@ PYTHON = shlex.quote(sys.executable)
 REPO = Path(__file__).resolve().parents[2]
 RANDOM_ENGINE = f"{PYTHON} -m protocol.cli --algorithm random"
 BAD_ENGINE = f"{PYTHON} {shlex.quote(str(REPO / 'tests/referee/bad_engine.py'))}"
+# An engine slow enough (50 ms a move) for a test to act in the middle of a game.
+SLOW_ENGINE = f"{BAD_ENGINE} --stall genmove=0.05"
 NAMES = ("Alpha", "Beta", "Gamma", "Delta", "Epsilon")
 
 
@@ -184,3 +186,17 @@ def wait_for_rows(out: Path, count: int, timeout: float = 60.0) -> list[dict[str
             raise AssertionError(f"{len(found)} games finished of {count} in {timeout} s")
         time.sleep(0.1)
     return found
+
+
+def game_under_way(folder: Path, processes: list, **settings: Any) -> tuple[Process, str]:
+    """An event of Alpha against Beta (slow engines, Breakthrough 6x6) whose first game is
+    under way: the server and its address; every process started is added to ``processes``."""
+    server, url = start_event(write_event(folder, boardsize="6", time=60, **settings))
+    processes.append(server)
+    clients = [connect(url, name, SLOW_ENGINE) for name in NAMES[:2]]
+    processes += clients
+    for client in clients:
+        client.wait_for("connected to Test event")
+    time.sleep(0.8)  # 20-odd plies of 50 ms or more: the game is half-way at most
+    assert not rows(folder / "out")
+    return server, url

@@ -8,6 +8,7 @@ end whatever happens.
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 
 import pytest
@@ -15,10 +16,11 @@ import pytest
 from referee.records.folder import read_rows
 
 from .helpers import (
-    BAD_ENGINE,
     NAMES,
+    SLOW_ENGINE,
     connect,
     free_port,
+    game_under_way,
     referee,
     rows,
     start_event,
@@ -27,14 +29,6 @@ from .helpers import (
     write_event,
 )
 
-
-@pytest.fixture
-def processes():
-    """Processes a test starts; all killed at its end."""
-    started = []
-    yield started
-    for process in started:
-        process.stop()
 
 
 def test_a_round_robin_of_four_over_tls_writes_a_run_folder(tmp_path, processes):
@@ -93,23 +87,11 @@ def test_tokens_do_not_travel_in_clear_text_off_this_machine(tmp_path):
 
 def test_a_dropped_client_restarted_within_the_grace_window_finishes_its_game(
         tmp_path, processes):
-    slow = f"{BAD_ENGINE} --stall genmove=0.05"
-    event_file = write_event(tmp_path, games=1, grace=20, boardsize="6", time=60)
-    server, url = start_event(event_file)
-    processes.append(server)
-    alpha = connect(url, "Alpha", slow)
-    beta = connect(url, "Beta", slow)
-    processes += [alpha, beta]
-    server.wait_for("Beta connected")
-    server.wait_for("Alpha connected")
-    beta.wait_for("connected to Test event")
-    import time
-    time.sleep(0.8)  # the game is under way: 20-odd plies of 50 ms or more
-    assert not rows(tmp_path / "out")
+    server, url = game_under_way(tmp_path, processes, games=1, grace=20)
+    beta = processes[-1]
     beta.kill()  # its engine goes with it (its keeper sees its parent die)
     server.wait_for("Beta disconnected")
-    restarted = connect(url, "Beta", slow)
-    processes.append(restarted)
+    processes.append(connect(url, "Beta", SLOW_ENGINE))
     assert server.wait(60) == 0, server.output
     (row,) = rows(tmp_path / "out")
     assert row["termination"] == "normal", row["reason"]
@@ -118,18 +100,8 @@ def test_a_dropped_client_restarted_within_the_grace_window_finishes_its_game(
 
 def test_a_client_that_stays_away_forfeits_then_its_next_game_is_a_no_show(
         tmp_path, processes):
-    slow = f"{BAD_ENGINE} --stall genmove=0.05"
-    event_file = write_event(tmp_path, games=2, grace=1, no_show=2, boardsize="6", time=60)
-    server, url = start_event(event_file)
-    processes.append(server)
-    alpha = connect(url, "Alpha", slow)
-    beta = connect(url, "Beta", slow)
-    processes += [alpha, beta]
-    beta.wait_for("connected to Test event")
-    alpha.wait_for("connected to Test event")
-    import time
-    time.sleep(0.8)
-    beta.kill()
+    server, _ = game_under_way(tmp_path, processes, games=2, grace=1, no_show=2)
+    processes[-1].kill()  # Beta
     assert server.wait(60) == 0, server.output
     first, second = sorted(rows(tmp_path / "out"), key=lambda row: row["game_no"])
     assert first["termination"] == "disconnect"
@@ -150,9 +122,7 @@ def test_spectators_see_the_report_and_the_games_in_progress(tmp_path, processes
     server, url = start_event(event_file)
     processes.append(server)
     page = server.wait_for(r"spectators: (\S+)").group(1)
-    slow = f"{BAD_ENGINE} --stall genmove=0.1"
-    processes += [connect(url, "Alpha", slow), connect(url, "Beta", slow)]
-    import time
+    processes += [connect(url, "Alpha", SLOW_ENGINE), connect(url, "Beta", SLOW_ENGINE)]
     deadline = time.monotonic() + 20
     live = {"games": []}
     while not live["games"] and time.monotonic() < deadline:
@@ -169,10 +139,9 @@ def test_spectators_see_the_report_and_the_games_in_progress(tmp_path, processes
 
 def test_a_killed_server_resumes_keeping_every_finished_game_once(tmp_path, processes):
     port = free_port()
-    slow = f"{BAD_ENGINE} --stall genmove=0.01"
     event_file = write_event(tmp_path, NAMES[:4], port=port, games=2)
     server, url = start_event(event_file)
-    clients = [connect(url, name, slow) for name in NAMES[:4]]
+    clients = [connect(url, name, SLOW_ENGINE) for name in NAMES[:4]]
     processes += [server, *clients]
     wait_for_rows(tmp_path / "out", 3)
     server.kill()

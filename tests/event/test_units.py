@@ -27,10 +27,11 @@ from referee.event.roster import Entrant, Roster, token_digest
 from referee.event.settings import EventFileError, read_event
 from referee.play.channel import InProcessChannel
 from referee.play.game import play_game
+from referee.plan.schedule import plan
 from referee.plan.setup import Setup
 from referee.plan.time_control import TimeControl
 
-from .helpers import write_event
+from .helpers import NAMES, write_event
 
 
 @pytest.mark.parametrize("text, error", [
@@ -173,3 +174,18 @@ def test_a_remote_engine_that_stays_away_loses_by_disconnect():
     assert record.termination is Termination.DISCONNECT
     assert record.at_fault == 0
     assert "did not come back within the 0.3 s grace window" in record.reason
+
+
+@pytest.mark.parametrize("settings, games", [
+    ({"format": "round-robin", "games": 1}, 6),
+    ({"format": "double-round-robin", "games": 1}, 12),
+    ({"format": "double-round-robin", "games": 2}, 24),
+    ({"format": "gauntlet", "gauntlet": 1, "games": 2}, 6),
+])
+def test_the_formats_plan_as_a_local_run_would(tmp_path, settings, games):
+    event = read_event(write_event(tmp_path, NAMES[:4], **settings))
+    planned = plan(4, event.games, 1, gauntlet=event.gauntlet, paired=event.pairs)
+    assert len(planned) == games
+    if event.format == "double-round-robin":
+        colours = {(game.black, game.white) for game in planned}
+        assert all((white, black) in colours for black, white in colours)
