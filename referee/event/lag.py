@@ -10,6 +10,10 @@ left, and each move it makes refills ``gain``, up to ``cap``. Whatever a client 
 game of ``n`` moves it is granted at most ``start + n * gain`` seconds in all, and every
 answer is charged at least its measured time less ``per_answer``.
 
+The server also measures the connection's round trip itself (the WebSocket's keep-alive pings)
+and believes a claim only up to :data:`RTT_FACTOR` round trips plus :data:`RTT_SLACK`: a
+client that reports a fast engine over a fast link cannot turn its thinking into "lag".
+
 >>> quota = LagQuota(LagPolicy(start=1.0, gain=0.5, cap=2.0, per_answer=0.8))
 >>> round(quota.grant(measured=0.3, think=0.1), 6)  # 0.2 s of lag, granted in full
 0.2
@@ -19,11 +23,18 @@ answer is charged at least its measured time less ``per_answer``.
 0.5
 >>> quota.grant(measured=0.3, think=None)         # no think time reported: no allowance
 0.0
+>>> round(quota.grant(measured=2.0, think=0.0, rtt=0.1), 6)  # 2 s of "lag" on a 0.1 s link
+0.22
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+# A claimed lag is believed up to this many measured round trips, plus RTT_SLACK seconds
+# (the answer's own framing, a busy scheduler, a link's jitter).
+RTT_FACTOR = 2.0
+RTT_SLACK = 0.02
 
 
 @dataclass(frozen=True)
@@ -52,11 +63,15 @@ class LagQuota:
         """The most the next answer may be granted: how long past its deadline it is awaited."""
         return min(self.left, self.policy.per_answer)
 
-    def grant(self, measured: float, think: float | None, move: bool = False) -> float:
+    def grant(self, measured: float, think: float | None, move: bool = False,
+              rtt: float | None = None) -> float:
         """The allowance for an answer the server measured at ``measured`` seconds of which the
-        client says its engine took ``think``; ``move``: the answer was a move, which refills
-        the quota after the grant."""
+        client says its engine took ``think``, over a connection whose round trip the server
+        measured at ``rtt`` (``None``: not measured yet); ``move``: the answer was a move,
+        which refills the quota after the grant."""
         lag = 0.0 if think is None else max(0.0, measured - max(0.0, think))
+        if rtt is not None:
+            lag = min(lag, RTT_FACTOR * rtt + RTT_SLACK)
         granted = min(lag, self.available())
         self.left -= granted
         if move:

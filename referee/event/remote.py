@@ -54,11 +54,16 @@ class Link:
     """One connection of a participant: sends messages, and is closed with a reason."""
 
     def __init__(self, send: Callable[[str], None], close: Callable[[int, str], None],
-                 address: str = "") -> None:
+                 address: str = "", latency: Callable[[], float] = lambda: 0.0) -> None:
         self._send = send
         self._close = close
+        self._latency = latency
         self.address = address
         self.open = True
+
+    def round_trip(self) -> float | None:
+        """The connection's round trip as the transport last measured it (``None``: not yet)."""
+        return self._latency() or None
 
     def send(self, text: str) -> None:
         """Send one message; raises :class:`LinkLost` when the connection is gone."""
@@ -192,8 +197,8 @@ class RemoteChannel(Channel):
             except LinkLost:
                 continue
         success, text = self._read(reply, command)
-        think = reply.get("think")
-        self._allowance = self.quota.grant(measured, think, move=verb == "genmove")
+        self._allowance = self.quota.grant(measured, reply.get("think"),
+                                           move=verb == "genmove", rtt=link.round_trip())
         if verb == "genmove":
             self.moves.append((_microseconds(measured), _microseconds(self._allowance)))
             if success and text.lower() != "resign":

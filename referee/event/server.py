@@ -10,7 +10,8 @@ threads send commands on it. Limits, so that no client can hurt the others:
   bombs): what one client makes the server hold is bounded by about
   ``(QUEUED_MESSAGES + 1) * MAX_MESSAGE_BYTES``;
 * the ``hello`` must come within :data:`HELLO_SECONDS` of the connection, and a WebSocket ping
-  must be answered within :data:`PING_SECONDS`, else the connection is closed;
+  (every :data:`PING_SECONDS`, and once at login: it measures the round trip for the lag
+  allowance) must be answered within :data:`PONG_SECONDS`, else the connection is closed;
 * a message that is not the protocol's, or a flood of answers nobody asked for, closes the
   connection (code 1008) and loses the game it is playing by a protocol error.
 
@@ -32,7 +33,10 @@ from .remote import Link, LinkLost
 from .roster import Roster
 
 HELLO_SECONDS = 10.0
-PING_SECONDS = 20.0
+# Keep-alive pings every PING_SECONDS, each measuring the round trip the lag allowance believes
+# (:mod:`.lag`); a connection that leaves one unanswered for PONG_SECONDS is closed.
+PING_SECONDS = 5.0
+PONG_SECONDS = 20.0
 QUEUED_MESSAGES = 4
 POLICY_VIOLATION = 1008
 GOING_AWAY = 1001
@@ -51,7 +55,7 @@ class EventServer:
         self._server = serve(self._handle, host, port, ssl=tls, compression=None,
                              max_size=wire.MAX_MESSAGE_BYTES, max_queue=QUEUED_MESSAGES,
                              open_timeout=HELLO_SECONDS, ping_interval=PING_SECONDS,
-                             ping_timeout=PING_SECONDS, close_timeout=2)
+                             ping_timeout=PONG_SECONDS, close_timeout=2)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
                                         name="event server")
         self._thread.start()
@@ -65,11 +69,15 @@ class EventServer:
         name = self._login(connection, address)
         if name is None:
             return
-        link = Link(connection.send, connection.close, address)
+        link = Link(connection.send, connection.close, address, lambda: connection.latency)
         channel = self.roster.channels[name]
         try:  # welcome first: once attached, commands may follow at once
             link.send(wire.encode("welcome", name=name, event=self.event))
         except LinkLost:
+            return
+        try:
+            connection.ping()  # the round trip, measured at once (then at every keep-alive)
+        except ConnectionClosed:
             return
         previous = self.roster.attach(name, link)
         if previous is not None:

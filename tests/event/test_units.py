@@ -21,7 +21,7 @@ from engine import Termination
 from engine.search import Player
 from protocol.cli import build_engine
 from referee.event import wire
-from referee.event.lag import LagPolicy, LagQuota
+from referee.event.lag import RTT_FACTOR, RTT_SLACK, LagPolicy, LagQuota
 from referee.event.remote import Link, RemoteChannel
 from referee.event.roster import Entrant, Roster, token_digest
 from referee.event.settings import EventFileError, read_event
@@ -54,16 +54,19 @@ def test_think_time_is_optional():
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 20), st.one_of(st.none(), st.floats(0, 20)),
-                          st.booleans()), max_size=60))
+                          st.booleans(), st.one_of(st.none(), st.floats(0.001, 1))),
+                max_size=60))
 def test_no_claim_can_get_more_than_the_quota_gives(answers):
     policy = LagPolicy(start=2, gain=1, cap=5, per_answer=3)
     quota = LagQuota(policy)
     total = moves = 0
-    for measured, think, move in answers:
-        granted = quota.grant(measured, think, move)
+    for measured, think, move, rtt in answers:
+        granted = quota.grant(measured, think, move, rtt)
         assert 0 <= granted <= min(policy.per_answer, measured) + 1e-9
         if think is not None:
             assert granted <= max(0.0, measured - think) + 1e-9
+        if rtt is not None:
+            assert granted <= RTT_FACTOR * rtt + RTT_SLACK + 1e-9
         total += granted
         moves += move
         assert total <= policy.start + policy.gain * moves + 1e-6
