@@ -17,9 +17,23 @@ from ..event.client import Client, ClientError
 from ..event.host import Event, EventError
 from ..event.settings import EventFileError, read_event
 from ..records.folder import WriteFailed
+from ..run.observer import Run
 from ..text import one_line
 from .match import PROGRAM, interruptible
 from .progress import Progress
+
+
+class EventProgress(Progress):
+    """The progress lines, counting a ladder's games against its limit (``games``)."""
+
+    def __init__(self, report_every: int, games: int | None) -> None:
+        super().__init__(report_every)
+        self.games = games
+
+    def run_started(self, run: Run) -> None:
+        super().run_started(run)
+        if self.games is not None:
+            self.total = self.games
 
 
 def log_line(text: str) -> None:
@@ -39,7 +53,8 @@ def event_command(event_file: Path, report_every: int) -> int:
     except EventFileError as error:
         raise click.UsageError(str(error)) from None
     try:
-        with Event(settings, log_line, [Progress(report_every)]) as event:
+        ladder_games = settings.games if settings.format == "ladder" else None
+        with Event(settings, log_line, [EventProgress(report_every, ladder_games)]) as event:
             click.echo(f"{PROGRAM}: event {settings.name!r}: {settings.setup.game}, "
                        f"{settings.format}, {len(settings.entrants)} participants; "
                        f"participants connect to {event.url}; results in {settings.out}")
