@@ -64,7 +64,3 @@ class Roster:
 
     def detach(self, name: str, link: Link) -> None:
         self.channels[name].detach(link)
-
-    def connected(self) -> list[str]:
-        """The names of the participants connected now."""
-        return [name for name, channel in self.channels.items() if channel.connected]

@@ -21,7 +21,7 @@ of one line naming the key.
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -81,7 +81,6 @@ class EventSettings:
     spectators: tuple[str, int] = ("127.0.0.1", DEFAULT_SPECTATOR_PORT)
     lag: LagPolicy = LagPolicy()
     anchor: tuple[str, float] | None = None
-    source: Path = field(default=Path("event.toml"))
 
     @property
     def names(self) -> list[str]:
@@ -119,6 +118,11 @@ def read_event(path: Path) -> EventSettings:
         raise EventFileError(f"{path}: {error}") from None
 
 
+_KIND_NAMES = {(int, float): "a number", (int,): "a whole number", (str,): "text",
+               (bool,): "true or false", (dict,): "a table", (list,): "a list of tables",
+               (str, int): "text or a number"}
+
+
 class _Reader:
     """Typed look-ups in one table of the file; ``-`` and ``_`` are the same in keys."""
 
@@ -132,9 +136,8 @@ class _Reader:
             return value
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            names = " or ".join(k.__name__.replace("str", "text").replace("float", "number")
-                                for k in kinds)
-            raise ValueError(f"{key} must be {names}, not {value!r}")
+            what = _KIND_NAMES.get(kinds, _KIND_NAMES.get(kinds[:1], "something else"))
+            raise ValueError(f"{key} must be {what}, not {value!r}")
         return value
 
     def number(self, key: str, default: float, low: float = 0.0) -> float:
@@ -258,4 +261,4 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
                     spectators.whole("port", DEFAULT_SPECTATOR_PORT)),
         lag=LagPolicy(lag.number("start", 2.0), lag.number("gain", 1.0), lag.number("cap", 5.0),
                       lag.number("per-answer", 3.0)),
-        anchor=anchor, source=path)
+        anchor=anchor)
