@@ -9,7 +9,7 @@ threads send commands on it. Limits, so that no client can hurt the others:
   code 1009), at most :data:`QUEUED_MESSAGES` wait unread, compression is off (no inflating
   bombs): what one client makes the server hold is bounded by about
   ``(QUEUED_MESSAGES + 1) * MAX_MESSAGE_BYTES``;
-* the ``hello`` must come within :data:`HELLO_SECONDS` of the connection, and a WebSocket ping
+* the WebSocket handshake and then the ``hello`` must each come within :data:`HELLO_SECONDS`, and a WebSocket ping
   (every :data:`PING_SECONDS`, and once at login: it measures the round trip for the lag
   allowance) must be answered within :data:`PONG_SECONDS`, else the connection is closed;
 * a message that is not the protocol's, or a flood of answers nobody asked for, closes the
@@ -47,14 +47,16 @@ class EventServer:
     when ``tls`` is given; ``log`` takes one line per event (connections, refusals)."""
 
     def __init__(self, roster: Roster, event: str, host: str, port: int,
-                 tls: ssl.SSLContext | None, log: Callable[[str], None]) -> None:
+                 tls: ssl.SSLContext | None, log: Callable[[str], None],
+                 hello_seconds: float = HELLO_SECONDS) -> None:
         self.roster = roster
         self.event = event
         self.log = log
+        self.hello_seconds = hello_seconds
         self.closing = False
         self._server = serve(self._handle, host, port, ssl=tls, compression=None,
                              max_size=wire.MAX_MESSAGE_BYTES, max_queue=QUEUED_MESSAGES,
-                             open_timeout=HELLO_SECONDS, ping_interval=PING_SECONDS,
+                             open_timeout=hello_seconds, ping_interval=PING_SECONDS,
                              ping_timeout=PONG_SECONDS, close_timeout=2)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
                                         name="event server")
@@ -111,11 +113,12 @@ class EventServer:
     def _login(self, connection: ServerConnection, address: str) -> str | None:
         """The participant the connection's ``hello`` proves it is, or ``None`` once refused."""
         try:
-            hello = wire.decode(connection.recv(timeout=HELLO_SECONDS))
+            hello = wire.decode(connection.recv(timeout=self.hello_seconds))
             if hello["type"] != "hello":
                 raise wire.WireError(f"expected hello, got {hello['type']}")
         except TimeoutError:
-            return self._refuse(connection, address, f"no hello within {HELLO_SECONDS:g} s")
+            return self._refuse(connection, address,
+                                f"no hello within {self.hello_seconds:g} s")
         except wire.WireError as error:
             return self._refuse(connection, address, str(error))
         except ConnectionClosed:

@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import queue
 import random
+import socket
 import threading
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from engine import Termination
 from engine.search import Player
@@ -24,6 +27,7 @@ from referee.event import wire
 from referee.event.lag import RTT_FACTOR, RTT_SLACK, LagPolicy, LagQuota
 from referee.event.remote import Link, RemoteChannel
 from referee.event.roster import Entrant, Roster, token_digest
+from referee.event.server import EventServer
 from referee.event.settings import EventFileError, read_event
 from referee.play.channel import InProcessChannel
 from referee.play.game import play_game
@@ -192,3 +196,23 @@ def test_the_formats_plan_as_a_local_run_would(tmp_path, settings, games):
     if event.format == "double-round-robin":
         colours = {(game.black, game.white) for game in planned}
         assert all((white, black) in colours for black, white in colours)
+
+
+def test_a_connection_that_never_says_hello_is_closed_and_logged(tmp_path):
+    roster = Roster([Entrant("a", token_digest("token-a-xxxxxxxxxx"))], 60, LagPolicy())
+    lines: list[str] = []
+    server = EventServer(roster, "test", "127.0.0.1", 0, None, lines.append, hello_seconds=0.3)
+    try:
+        with connect(f"ws://127.0.0.1:{server.port}/") as silent:
+            refusal = wire.decode(silent.recv(timeout=5))
+            with pytest.raises(ConnectionClosed):
+                silent.recv(timeout=5)
+        assert refusal == {"type": "refused", "reason": "no hello within 0.3 s"}
+        assert silent.close_code == 1008
+        with socket.create_connection(("127.0.0.1", server.port)) as raw:  # no handshake
+            raw.settimeout(5)
+            assert raw.recv(100) == b""  # closed by the server, not left hanging
+        assert any("refused a connection from 127.0.0.1" in line for line in lines)
+        assert not roster.channels["a"].connected
+    finally:
+        server.stop()
