@@ -26,8 +26,8 @@ from ..stats.sprt import SprtError, parse_sprt
 from ..text import one_line, parse_anchor
 from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
 from .check import check
-from .event import connect_command, event_command
 from .engine_settings import engine_specs, time_control
+from .event import connect_command, event_command
 from .match import PROGRAM, MatchSettings, run_match
 from .openings import openings
 from .render import render
