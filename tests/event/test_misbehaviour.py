@@ -138,29 +138,21 @@ def game_over_a_slow_link(folder: Path, processes: list, lag: dict) -> tuple[dic
 
 
 def test_a_slow_link_is_charged_within_the_lag_allowance(tmp_path, processes):
-    lag = {"start": 3.0, "gain": 1.5, "cap": 6.0, "per-answer": 3.0}  # three round trips a move
+    # Enough to cover the first moves' round trips (three a move), not the whole game's.
+    lag = {"start": 3.0, "gain": 0.5, "cap": 3.0, "per-answer": 3.0}
     row, colour = game_over_a_slow_link(tmp_path, processes, lag)
     moves = row[f"{colour}_lag"]
-    assert moves
+    assert len(moves) >= 5
     granted = 0.0
     for number, (measured, allowance) in enumerate(moves, 1):
         assert measured >= 0.29  # two trips through the proxy
         assert 0 <= allowance <= min(measured, lag["per-answer"])
         granted += allowance
         assert granted <= lag["start"] + lag["gain"] * number + 1e-6
-        assert measured - allowance < 0.15  # the engine's own time, not the link's
-    other = "white" if colour == "black" else "black"
-    assert all(allowance < 0.05 for _, allowance in row[f"{other}_lag"])
-    # Alpha's clock was charged about what Beta's was, not the 0.9 s a move of round trips.
-    assert row[f"{colour}_time"] < 0.15 * len(moves) + 0.5
-
-
-def test_a_stingy_allowance_charges_the_lag_it_does_not_grant(tmp_path, processes):
-    lag = {"start": 0.2, "gain": 0.1, "cap": 0.5, "per-answer": 0.2}
-    row, colour = game_over_a_slow_link(tmp_path, processes, lag)
-    moves = row[f"{colour}_lag"]
-    granted = sum(allowance for _, allowance in moves)
-    assert granted <= lag["start"] + lag["gain"] * len(moves) + 1e-6
-    assert all(measured - allowance >= 0.29 - lag["per-answer"] for measured, allowance in moves)
+    first_measured, first_allowance = moves[0]
+    assert first_measured - first_allowance < 0.15  # while the quota lasts: the engine's time
+    assert any(measured - allowance > 0.2 for measured, allowance in moves)  # then it ran dry
     # What was not granted was charged: Alpha's clock took the round trips beyond the quota.
     assert row[f"{colour}_time"] >= sum(measured for measured, _ in moves) - granted - 1e-3
+    other = "white" if colour == "black" else "black"
+    assert all(allowance < 0.05 for _, allowance in row[f"{other}_lag"])
