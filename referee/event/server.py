@@ -38,6 +38,9 @@ HELLO_SECONDS = 10.0
 PING_SECONDS = 5.0
 PONG_SECONDS = 20.0
 QUEUED_MESSAGES = 4
+# How long a closing connection is given to answer the close (a misbehaving client that
+# stopped reading keeps its participant away for this long).
+CLOSE_SECONDS = 1.0
 POLICY_VIOLATION = 1008
 GOING_AWAY = 1001
 
@@ -57,7 +60,7 @@ class EventServer:
         self._server = serve(self._handle, host, port, ssl=tls, compression=None,
                              max_size=wire.MAX_MESSAGE_BYTES, max_queue=QUEUED_MESSAGES,
                              open_timeout=hello_seconds, ping_interval=PING_SECONDS,
-                             ping_timeout=PONG_SECONDS, close_timeout=2)
+                             ping_timeout=PONG_SECONDS, close_timeout=CLOSE_SECONDS)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
                                         name="event server")
         self._thread.start()

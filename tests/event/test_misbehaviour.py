@@ -33,7 +33,9 @@ MODES = {"Gamma": "garbage", "Delta": "oversized", "Epsilon": "flood", "Zeta": "
 
 def test_misbehaving_clients_lose_their_games_and_hurt_no_other(tmp_path, processes):
     names = (*NAMES[:2], *MODES)
-    event_file = write_event(tmp_path, names, games=1, time=2, concurrency=3, no_show=10)
+    # A silent client's games last its clock (2 s) and the lag allowance it could have had.
+    event_file = write_event(tmp_path, names, games=1, time=2, concurrency=3, no_show=10,
+                             lag={"start": 0.2})
     server, url = start_event(event_file)
     processes.append(server)
     processes += [connect(url, name) for name in NAMES[:2]]
