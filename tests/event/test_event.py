@@ -174,3 +174,17 @@ def test_a_ladder_pairs_whoever_is_free_and_rates_them(tmp_path, processes):
               for name in NAMES[:4]}
     assert min(played.values()) >= 1, played  # a client that starts late plays less
     assert token_of("Alpha") not in server.output
+
+
+def test_a_killed_ladder_resumes_numbering_after_its_finished_games(tmp_path, processes):
+    event_file = write_event(tmp_path, NAMES[:4], port=free_port(), format="ladder", games=6)
+    server, url = start_event(event_file)
+    processes.append(server)
+    processes += [connect(url, name, SLOW_ENGINE) for name in NAMES[:4]]
+    wait_for_rows(tmp_path / "out", 2)
+    server.kill()
+    server, _ = start_event(event_file)
+    processes.append(server)
+    assert server.wait(90) == 0, server.output
+    numbers = [row["game_no"] for row in rows(tmp_path / "out")]
+    assert sorted(numbers) == list(range(1, 7))
