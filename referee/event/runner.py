@@ -13,18 +13,23 @@ since a participant has one engine and plays one game at a time:
 * **A ladder** has no plan: whenever two participants are connected and idle they are paired
   (:func:`ladder_pairings`) and play, for as long as the event runs or up to ``games`` games.
 
-The games in progress when the server is killed have no results row; a resumed event plays
-them again from the start (a ladder just pairs anew).
+Finished games are written (SGF, results row, summary, report; the observers told) by a
+recorder thread, one at a time in the order they finished, so that writing never holds up
+pairing and starting games. The games in progress when the server is killed, and those
+finished but not yet written, have no results row; a resumed event plays them again from the
+start (a ladder just pairs anew).
 """
 
 from __future__ import annotations
 
 import functools
+import queue
 import random
+import threading
 import time
 from collections import Counter
 from concurrent.futures import Future
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from engine import COLOUR_NAMES, Termination
 
@@ -96,6 +101,42 @@ def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: 
     return pairs
 
 
+class _Recorder:
+    """Writes finished games on a thread of its own, in the order they finished, so that the
+    driver goes on pairing and starting games while the disk, the summary and the report catch
+    up (writing a game takes tens of milliseconds; a busy event finishes several a second). A
+    failed write stops the run: :meth:`check` raises it in the driver."""
+
+    def __init__(self, write: Callable[[FinishedGame], None]) -> None:
+        self._write = write
+        self._queue: queue.Queue = queue.Queue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True, name="event recorder")
+        self._thread.start()
+
+    def put(self, game: FinishedGame) -> None:
+        self._queue.put(game)
+
+    def _run(self) -> None:
+        while (game := self._queue.get()) is not None:
+            if self._error is None:
+                try:
+                    self._write(game)
+                except BaseException as error:  # handed to the driver by check()
+                    self._error = error
+
+    def check(self) -> None:
+        """Raise the error a write failed with, if one did."""
+        if self._error is not None:
+            raise self._error
+
+    def close(self) -> None:
+        """Write what is queued, then stop; raises a write's error."""
+        self._queue.put(None)
+        self._thread.join()
+        self.check()
+
+
 class EventRunner(Runner):
     """Plays an event; see the module docstring. ``channels`` are the participants' engines
     by index; ``ladder``: pair whoever is free instead of following ``run.planned``, up to
@@ -110,6 +151,7 @@ class EventRunner(Runner):
         self.ladder = ladder
         self.limit = limit
         self._busy: set[int] = set()
+        self._finished = len(self.run.rows)  # written or being written
         self._next_game = max((row["game_no"] for row in self.results.rows.values()),
                               default=0) + 1
 
@@ -118,8 +160,10 @@ class EventRunner(Runner):
         in_flight: dict[Future, tuple[ScheduledGame, ...]] = {}
         stopped = None
         self.observer.run_started(self.run)
+        self._recorder = _Recorder(self._write)
         try:
             while True:
+                self._recorder.check()
                 if self._interrupts >= 2:
                     stopped = "aborted"
                     break
@@ -138,12 +182,13 @@ class EventRunner(Runner):
                     unit = in_flight.pop(future)
                     self._busy -= {index for game in unit for index in (game.black, game.white)}
                     for game in future.result().games:
-                        self._write(game)
+                        self._record(game)
         finally:
             if stopped == "aborted":
                 for channel in self.channels:
                     channel.stop()
             self.executor.shutdown(cancel=stopped == "aborted")
+            self._recorder.close()
         self._final_summary()
         self.observer.run_finished(self.summary, stopped)
         return stopped
@@ -164,9 +209,14 @@ class EventRunner(Runner):
         self.summary = self._summarize()
         write_summary(self.run.out, self.summary)
 
+    def _record(self, game: FinishedGame) -> None:
+        """Hand a finished game to the recorder."""
+        self._finished += 1
+        self._recorder.put(game)
+
     def _done(self, todo: list) -> bool:
         if self.ladder:
-            return bool(self.limit) and len(self.run.rows) >= self.limit
+            return bool(self.limit) and self._finished >= self.limit
         return not todo
 
     def _start_ready(self, todo: list, in_flight: dict) -> None:
@@ -199,7 +249,7 @@ class EventRunner(Runner):
             players = {index for game in unit for index in (game.black, game.white)}
             if players & absent and not players & self._busy:
                 for game in unit:
-                    self._write(self._no_show(game, absent))
+                    self._record(self._no_show(game, absent))
             else:
                 left.append(unit)
         return left
@@ -227,7 +277,7 @@ class EventRunner(Runner):
         """New games between the idle, connected participants of a ladder."""
         room = self.executor.slots - playing
         if self.limit:
-            room = min(room, self.limit - len(self.run.rows) - playing)
+            room = min(room, self.limit - self._finished - playing)
         idle = [index for index, channel in enumerate(self.channels)
                 if channel.connected and index not in self._busy]
         if room <= 0 or len(idle) < 2:

@@ -140,11 +140,12 @@ def game_over_a_slow_link(folder: Path, processes: list, lag: dict) -> tuple[dic
 
 
 def test_a_slow_link_is_charged_within_the_lag_allowance(tmp_path, processes):
-    # Enough to cover the first moves' round trips (three a move), not the whole game's.
-    lag = {"start": 3.0, "gain": 0.5, "cap": 3.0, "per-answer": 3.0}
+    # Enough for the set-up's and the first move's round trips (0.3 s each: four, then three
+    # a move), not for the second move's: the quota runs dry from then on.
+    lag = {"start": 2.0, "gain": 0.3, "cap": 2.0, "per-answer": 3.0}
     row, colour = game_over_a_slow_link(tmp_path, processes, lag)
     moves = row[f"{colour}_lag"]
-    assert len(moves) >= 5
+    assert len(moves) >= 2  # on 5x5 the loser moves twice at least
     granted = 0.0
     for number, (measured, allowance) in enumerate(moves, 1):
         assert measured >= 0.29  # two trips through the proxy
