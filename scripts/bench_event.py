@@ -4,10 +4,11 @@ on this machine, for N in ``--sizes``.
 The server is a real ``olympiad-referee event`` process (plain WebSocket on 127.0.0.1, ladder
 format, Breakthrough 5x5, 60 s a side). The participants are simulated: threads in a few
 client processes, each a real WebSocket client of the event protocol answering from an
-in-process engine that plays a random legal move (so that the server, not the engines, is
-what is measured). After a warm-up, for ``--seconds``, it measures:
+in-process engine that plays a random legal move after ``--think`` seconds (so that the
+server, not the engines, is what is measured; ``--think 0`` is a stress test that keeps every
+core busy). After a warm-up, for ``--seconds``, it measures:
 
-* games per hour: games finished in the window;
+* games per hour: games started in the window (``set_game`` sent to both sides);
 * server CPU per move: the server process's user + system CPU time over the window, divided
   by the moves (``genmove`` answers) played in it;
 * added latency per round trip: at a client, from sending the answer to ``time_left`` to
@@ -18,7 +19,8 @@ what is measured). After a warm-up, for ``--seconds``, it measures:
 Then the most participants before the median latency doubles (over the smallest size), as
 far as the sizes tried tell.
 
-    nice python3 scripts/bench_event.py [--sizes 10,50,200] [--seconds 20] [--processes 2]
+    nice python3 scripts/bench_event.py [--sizes 10,50,200] [--seconds 20] [--processes 4]
+        [--think 0.2]
 """
 
 from __future__ import annotations
@@ -62,11 +64,12 @@ def write_event(folder: Path, size: int) -> Path:
     return path
 
 
-def participant(url: str, number: int, start: float, end: float, out: dict,
+def participant(url: str, number: int, start: float, end: float, think: float, out: dict,
                 lock: threading.Lock) -> None:
-    """One simulated participant: answers every command at once from an engine object."""
+    """One simulated participant: answers every command from an engine object, at once but
+    for ``genmove``, which takes ``think`` seconds."""
     engine = build_engine(Player(algorithm="random", seed=number))
-    latencies, moves = [], 0
+    latencies, moves, games = [], 0, 0
     answered_time_left = None
     try:
         with connect(url, compression=None, max_size=1 << 16) as connection:
@@ -86,30 +89,37 @@ def participant(url: str, number: int, start: float, end: float, out: dict,
                 in_window = start <= arrived
                 if line.startswith("genmove") and answered_time_left is not None and in_window:
                     latencies.append(arrived - answered_time_left)
+                began = time.monotonic()
                 answer = (engine.respond(line + "\n") or "").rstrip("\n")
+                if line.startswith("genmove") and think:
+                    time.sleep(think)
                 answered_time_left = None
                 connection.send(json.dumps({"type": "answer", "id": message["id"],
-                                            "text": answer, "think": 0.0}))
+                                            "text": answer,
+                                            "think": time.monotonic() - began}))
                 if line.startswith("time_left"):
                     answered_time_left = time.monotonic()
                 if line.startswith("genmove") and in_window:
                     moves += 1
+                if line.startswith("set_game") and in_window:
+                    games += 1
     except Exception as error:  # noqa: BLE001 - counted, not fatal to the bench
         with lock:
             out["errors"].append(f"p{number}: {type(error).__name__}: {error}")
     with lock:
         out["latencies"] += latencies
         out["moves"] += moves
+        out["games"] += games / 2  # each game's set_game goes to both of its participants
 
 
-def client_process(url: str, numbers: list[int], start_at: float, end_at: float,
+def client_process(url: str, numbers: list[int], start_at: float, end_at: float, think: float,
                    results: multiprocessing.Queue) -> None:
     """A process of simulated participants (threads), reporting through ``results``."""
-    out = {"latencies": [], "moves": 0, "errors": []}
+    out = {"latencies": [], "moves": 0, "games": 0.0, "errors": []}
     lock = threading.Lock()
     # time.monotonic is system-wide on Linux, so the parent's instants mean the same here.
-    threads = [threading.Thread(target=participant, args=(url, number, start_at, end_at, out,
-                                                          lock), daemon=True)
+    threads = [threading.Thread(target=participant, args=(url, number, start_at, end_at, think,
+                                                          out, lock), daemon=True)
                for number in numbers]
     for thread in threads:
         thread.start()
@@ -124,12 +134,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def finished_games(out: Path) -> int:
-    path = out / "results.jsonl"
-    return path.read_text().count("\n") if path.exists() else 0
-
-
-def measure(size: int, seconds: float, processes: int) -> dict:
+def measure(size: int, seconds: float, processes: int, think: float) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         event = write_event(Path(folder), size)
         server = subprocess.Popen([sys.executable, "-m", "referee", "event", str(event)],
@@ -144,14 +149,14 @@ def measure(size: int, seconds: float, processes: int) -> dict:
             numbers = list(range(size))
             workers = [multiprocessing.Process(target=client_process,
                                                args=(url, numbers[index::processes], start_at,
-                                                     end_at, results))
+                                                     end_at, think, results))
                        for index in range(processes)]
             for worker in workers:
                 worker.start()
             time.sleep(max(0.0, start_at - time.monotonic()))
-            cpu_before, games_before = cpu_seconds(server.pid), finished_games(Path(folder, "out"))
+            cpu_before = cpu_seconds(server.pid)
             time.sleep(max(0.0, end_at - time.monotonic()))
-            cpu_after, games_after = cpu_seconds(server.pid), finished_games(Path(folder, "out"))
+            cpu_after = cpu_seconds(server.pid)
             outs = [results.get(timeout=120) for _ in workers]
             for worker in workers:
                 worker.join(30)
@@ -167,7 +172,7 @@ def measure(size: int, seconds: float, processes: int) -> dict:
     errors = [error for out in outs for error in out["errors"]]
     return {
         "participants": size,
-        "games_per_hour": (games_after - games_before) * 3600 / seconds,
+        "games_per_hour": sum(out["games"] for out in outs) * 3600 / seconds,
         "moves": moves,
         "cpu_per_move_ms": 1000 * (cpu_after - cpu_before) / moves if moves else None,
         "latency_median_ms": 1000 * statistics.median(latencies) if latencies else None,
@@ -182,15 +187,17 @@ def measure(size: int, seconds: float, processes: int) -> dict:
               help="Participant counts to try, comma-separated.")
 @click.option("--seconds", type=float, default=20.0, show_default=True,
               help="Measured window per size (after a 3 s warm-up).")
-@click.option("--processes", type=int, default=2, show_default=True,
+@click.option("--processes", type=int, default=4, show_default=True,
               help="Processes the simulated participants are spread over.")
-def main(sizes: str, seconds: float, processes: int) -> None:
+@click.option("--think", type=float, default=0.2, show_default=True,
+              help="Seconds a simulated engine takes per move (0: a stress test).")
+def main(sizes: str, seconds: float, processes: int, think: float) -> None:
     counts = [int(word) for word in sizes.split(",")]
     print(f"{'participants':>12} {'games/hour':>11} {'moves':>7} {'CPU/move':>9} "
           f"{'latency p50':>12} {'p95':>8}")
     rows = []
     for size in counts:
-        row = measure(size, seconds, processes)
+        row = measure(size, seconds, processes, think)
         rows.append(row)
 
         def shown(value, unit=" ms"):
