@@ -135,8 +135,8 @@ class Event:
     def run(self) -> str | None:
         """Play the event; ``None`` when it is over, else why it stopped (see the runner)."""
         stopped = self.runner.execute()
-        self.server.say_goodbye("the event is over" if stopped is None else
-                                "the event is stopping; it will resume")
+        if stopped is None:  # a stopped event's clients keep trying, to be back on resume
+            self.server.say_goodbye("the event is over")
         return stopped
 
     def close(self) -> None:

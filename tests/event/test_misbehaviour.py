@@ -126,7 +126,7 @@ class DelayingProxy:
 def game_over_a_slow_link(folder: Path, processes: list, lag: dict) -> tuple[dict, str]:
     """Alpha (through a proxy holding every chunk 150 ms each way) against Beta (direct), one
     game: its results row and Alpha's colour."""
-    server, url = start_event(write_event(folder, games=1, time=60, lag=lag))
+    server, url = start_event(write_event(folder, games=1, time=60, lag=lag, boardsize="6"))
     processes.append(server)
     proxy = DelayingProxy(int(url.rsplit(":", 1)[1].strip("/")), 0.150)
     try:
@@ -140,12 +140,12 @@ def game_over_a_slow_link(folder: Path, processes: list, lag: dict) -> tuple[dic
 
 
 def test_a_slow_link_is_charged_within_the_lag_allowance(tmp_path, processes):
-    # Enough for the set-up's and the first move's round trips (0.3 s each: four, then three
-    # a move), not for the second move's: the quota runs dry from then on.
-    lag = {"start": 2.0, "gain": 0.3, "cap": 2.0, "per-answer": 3.0}
+    # Enough for the round trips (0.3 s each) of the set-up (four) and of the first move
+    # (three, one more for the second player), not for the next moves': it runs dry by the third.
+    lag = {"start": 2.6, "gain": 0.3, "cap": 2.6, "per-answer": 3.0}
     row, colour = game_over_a_slow_link(tmp_path, processes, lag)
     moves = row[f"{colour}_lag"]
-    assert len(moves) >= 2  # on 5x5 the loser moves twice at least
+    assert len(moves) >= 3  # on 6x6 the loser moves three times at least
     granted = 0.0
     for number, (measured, allowance) in enumerate(moves, 1):
         assert measured >= 0.29  # two trips through the proxy
