@@ -39,6 +39,8 @@ class Termination(str, enum.Enum):
     TIMEOUT = "timeout"
     CRASH = "crash"
     PROTOCOL_ERROR = "protocol_error"
+    DISCONNECT = "disconnect"  # a remote engine stayed away past the grace window
+    NO_SHOW = "no_show"  # a remote engine never came to its game
     # The referee's adjudication rules (docs/adjudication.md): no engine is at fault.
     ADJUDICATED_EXACT = "adjudicated_exact"
     ADJUDICATED_RESIGN = "adjudicated_resign"

@@ -24,6 +24,7 @@ REFEREE_FLOORS = (
     ("play",),
     ("run",),
     ("report",),
+    ("event",),
     ("commands",),
     ("__main__",),
 )

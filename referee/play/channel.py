@@ -75,6 +75,10 @@ class IllFormedAnswer(ChannelError):
     """The engine wrote something that is not a GTP answer."""
 
 
+class Disconnected(ChannelClosed):
+    """A remote engine's connection dropped and did not come back in time."""
+
+
 def parse_answer(raw: bytes) -> tuple[bool, str]:
     """Split one answer (without its closing empty line, ``\\r`` removed) into success and text.
 
@@ -112,6 +116,11 @@ class Channel:
     def take_stderr(self) -> str:
         """The last few kilobytes the engine wrote to standard error since the previous call."""
         return ""
+
+    def lag_allowance(self) -> float:
+        """Seconds of the last answer's time that were the transport's, not the engine's, and
+        are not charged to its clock (a remote engine's network lag, within its allowance)."""
+        return 0.0
 
     def close(self, grace: float = 1.0) -> None:
         """Ask the engine to quit, and kill it if it has not gone within ``grace`` seconds."""

@@ -7,7 +7,10 @@ referee's (:mod:`.clock`): a move costs the wall time from writing ``genmove`` t
 answer. Each side may have its own time control (time odds). No thinking is free: the time an
 engine takes to answer any other command of the game (the set-up, ``time_left``, ``play``, the
 opening's moves) beyond :data:`ANSWER_ALLOWANCE` is charged to its clock as well, and an answer
-that comes after its clock ran out loses on time like a late move.
+that comes after its clock ran out loses on time like a late move. A channel may say that part
+of an answer's time was its transport's, not the engine's (a remote engine's network lag,
+within the event's allowance: :meth:`~.channel.Channel.lag_allowance`); that part is not
+charged.
 
 An opening (from a book) is played on the referee's board and sent to both engines with
 ``play`` after the set-up; its moves cost no time but the engines' answers to them.
@@ -50,6 +53,7 @@ from .channel import (
     ChannelClosed,
     ChannelError,
     ChannelTimeout,
+    Disconnected,
     GtpFailure,
     IllFormedAnswer,
 )
@@ -61,6 +65,7 @@ from .human import TakeBack
 # to think in.
 ANSWER_ALLOWANCE = 0.05
 _TRANSPORT_TERMINATION = ((ChannelTimeout, Termination.TIMEOUT),
+                          (Disconnected, Termination.DISCONNECT),
                           (ChannelClosed, Termination.CRASH),
                           (IllFormedAnswer, Termination.PROTOCOL_ERROR))
 
@@ -136,7 +141,8 @@ class _Referee:
                                 start + min(self.setup.command_timeout, limit),
                                 late if limit < self.setup.command_timeout else None)
         finally:
-            extra = max(0.0, time.monotonic() - start - ANSWER_ALLOWANCE)
+            extra = max(0.0, time.monotonic() - start - ANSWER_ALLOWANCE
+                        - self.engines[colour].lag_allowance())
             self.used[colour] += extra
             in_time = clock.charge_between(extra) if extra else True
         if not in_time:
@@ -230,7 +236,7 @@ class _Referee:
         except TakeBack:
             taking_back = True
         finally:
-            elapsed = time.monotonic() - start
+            elapsed = max(0.0, time.monotonic() - start - self.engines[colour].lag_allowance())
             self.used[colour] += elapsed
             in_time = clock.charge(elapsed)
         if not in_time:

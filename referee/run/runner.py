@@ -110,9 +110,7 @@ def play_task(task: Task) -> TaskResult:
             faulty = record.at_fault == colour and record.termination in RESTART_AFTER
             if faulty or isinstance(channel, DeadChannel):
                 POOL.retire(spec)
-        result = record.result_of(game.game_no, game.black + 1, game.white + 1, game.pair,
-                                  game.opening.number if game.opening else None)
-        finished.append(FinishedGame(result_row(game, record, names), result,
+        finished.append(FinishedGame(result_row(game, record, names), game_result(game, record),
                                      tuple(record.clocks),
                                      COLOUR_NAMES[record.game.first_player]))
     return TaskResult(tuple(finished))
@@ -213,6 +211,12 @@ class Runner:
     def _summarize(self) -> dict[str, Any]:
         return summary_of(self.run.tally, self.run.names, sprt=self.run.sprt,
                           anchor=self.run.anchor)
+
+
+def game_result(game: ScheduledGame, record: GameRecord) -> GameResult:
+    """The statistics' value of a finished game, from the plan's game and the record."""
+    return record.result_of(game.game_no, game.black + 1, game.white + 1, game.pair,
+                            game.opening.number if game.opening else None)
 
 
 def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:

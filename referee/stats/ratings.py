@@ -106,13 +106,13 @@ def fit_pairings(cells: Sequence[Sequence[Sequence[float]]],
     strength = _maximize(totals, count)
     information = _information(totals, strength, count)
     if anchor is None:
-        shift = sum(strength) / count
+        centre, base = sum(strength) / count, 0.0
         variance = _diagonal_of_pseudo_inverse(information)
-    else:
-        index, elo = anchor[0] - 1, anchor[1]
-        shift = strength[index] - elo / ELO_PER_NATURAL
+    else:  # the anchor's rating is exactly the one given, not the one given give or take
+        index, base = anchor[0] - 1, anchor[1]
+        centre = strength[index]
         variance = _diagonal_without(information, index)
-    ratings = [Rating(engine + 1, (strength[engine] - shift) * ELO_PER_NATURAL,
+    ratings = [Rating(engine + 1, (strength[engine] - centre) * ELO_PER_NATURAL + base,
                       Z_95 * math.sqrt(max(0.0, variance[engine])) * ELO_PER_NATURAL)
                for engine in range(count)]
     return RatingTable(ratings, virtual, None if anchor is None else anchor[0])

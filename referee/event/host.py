@@ -1,0 +1,151 @@
+"""Hosting an event from its settings to its end: the run folder, the server, the spectators'
+page and the runner, each started in that order and stopped in the reverse.
+
+The run folder is a match's (:mod:`referee.records`): locked for this server, its saved
+settings compared with the event file's (a resumed event under other settings is refused),
+``results.jsonl`` read back so that finished games are kept once. The spectators' page is the
+live report (:mod:`referee.report`) of that folder, served read-only.
+"""
+
+from __future__ import annotations
+
+import random
+import ssl
+from typing import Callable, Sequence
+
+from ..plan.schedule import ScheduledGame, plan
+from ..play.entrants import EngineSpec
+from ..records.folder import (
+    RESULTS_NAME,
+    FolderBusy,
+    FolderRefused,
+    ResultsFile,
+    SettingsMismatch,
+    check_settings,
+    lock_folder,
+)
+from ..report.observers import LiveView, ReportWriter
+from ..report.server import LiveGames, ReportServer
+from ..run.executor import ThreadExecutor
+from ..run.observer import Observers, Run, RunObserver
+from .roster import Roster
+from .runner import EventRunner
+from .server import EventServer
+from .settings import EventSettings
+
+
+class EventError(Exception):
+    """The event cannot start (folder, settings, certificate, address); one line."""
+
+
+def tls_context(settings: EventSettings) -> ssl.SSLContext | None:
+    """The server's TLS context from the event's certificate and key (``None``: plain)."""
+    listen = settings.listen
+    if listen.certificate is None:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(listen.certificate, listen.key)
+    except (OSError, ssl.SSLError) as error:
+        raise EventError(f"cannot load the TLS certificate {listen.certificate} and key "
+                         f"{listen.key}: {getattr(error, 'strerror', None) or error}") from None
+    return context
+
+
+class Event:
+    """An event being hosted: ``start`` opens the folder and the server, ``run`` plays it,
+    ``close`` ends it. ``log`` takes one line per server event; ``observers`` watch the run
+    (the progress lines). Used as a context manager."""
+
+    def __init__(self, settings: EventSettings, log: Callable[[str], None],
+                 observers: Sequence[RunObserver] = ()) -> None:
+        self.settings = settings
+        self.log = log
+        self.observers = list(observers)
+        self.server: EventServer | None = None
+        self.spectators: ReportServer | None = None
+        self.runner: EventRunner | None = None
+        self._lock = None
+        self._results: ResultsFile | None = None
+
+    def __enter__(self) -> Event:
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        settings = self.settings
+        context = tls_context(settings)
+        try:
+            self._lock = lock_folder(settings.out)
+            saved = check_settings(settings.out, settings.saved(),
+                                   {"seed": random.SystemRandom().randrange(1 << 31)})
+        except (FolderBusy, FolderRefused, SettingsMismatch) as error:
+            raise EventError(str(error)) from None
+        except OSError as error:
+            raise EventError(f"{settings.out}: {error.strerror or error}") from None
+        seed = saved["seed"]
+        self._results = ResultsFile(settings.out / RESULTS_NAME)
+        roster = Roster(settings.entrants, settings.grace, settings.lag)
+        ladder = settings.format == "ladder"
+        if ladder:
+            planned = [ScheduledGame(row["game_no"], None, row["black_index"] - 1,
+                                     row["white_index"] - 1, row.get("seed") or 0)
+                       for row in sorted(self._results.rows(),
+                                         key=lambda row: row["game_no"])]
+        else:
+            try:
+                planned = plan(len(settings.entrants), settings.games, seed,
+                               gauntlet=settings.gauntlet, paired=settings.pairs)
+            except ValueError as error:
+                raise EventError(str(error)) from None
+        engines = tuple(EngineSpec("remote", name) for name in settings.names)
+        run = Run(settings.setup, engines, planned, settings.out, seed, anchor=settings.anchor)
+        live = LiveGames()
+        observers: list[RunObserver] = [*self.observers, ReportWriter(), LiveView(live)]
+        host, port = settings.spectators
+        try:
+            if port:
+                self.spectators = ReportServer(settings.out, live, host, port)
+            self.server = EventServer(roster, settings.name, settings.listen.host,
+                                      settings.listen.port, context, self.log)
+        except OSError as error:
+            raise EventError(f"cannot listen: {error.strerror or error}") from None
+        slots = settings.concurrency or len(settings.entrants) // 2
+        self.runner = EventRunner(run, ThreadExecutor(max(1, slots)), self._results,
+                                  Observers(observers),
+                                  channels=[roster.channels[name] for name in settings.names],
+                                  no_show=settings.no_show, ladder=ladder,
+                                  limit=settings.games if ladder else 0)
+
+    @property
+    def url(self) -> str:
+        """The address participants connect to, as this machine sees it."""
+        scheme = "wss" if self.settings.listen.certificate else "ws"
+        host = self.settings.listen.host
+        host = f"[{host}]" if ":" in host else host
+        return f"{scheme}://{host}:{self.server.port}/"
+
+    def run(self) -> str | None:
+        """Play the event; ``None`` when it is over, else why it stopped (see the runner)."""
+        stopped = self.runner.execute()
+        if stopped is None:  # a stopped event's clients keep trying, to be back on resume
+            self.server.say_goodbye("the event is over")
+        return stopped
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+        if self.spectators is not None:
+            self.spectators.stop()
+        if self._results is not None:
+            self._results.close()
+        if self._lock is not None:
+            self._lock.close()

@@ -1,0 +1,264 @@
+"""The event file (``EVENT.toml``): everything an event is, read into :class:`EventSettings`.
+
+Top-level keys: ``name``, ``game``, ``options`` (a table), ``boardsize``, ``format``
+(``round-robin``, ``double-round-robin``, ``gauntlet``, ``ladder``), ``games`` (per pairing;
+in a ladder the most games in all, 0 for no limit), ``gauntlet`` (its first N participants),
+``pairs``, the clock (``time``, ``increment``, ``byoyomi``, ``stones``, ``move-time``,
+``time-margin``), ``max-moves``, ``seed``, ``out`` (the run folder), ``grace`` (seconds a
+dropped participant has to come back during a game, default 60), ``no-show`` (seconds a
+participant may stay away before its games are forfeited, default 600, as the ICGA's online
+rules), ``concurrency`` (most games at once; 0: as many as the participants allow),
+``anchor`` (``{ name = "...", elo = 1500 }``).
+Tables: ``[listen]`` (``host``, ``port``, ``certificate``, ``key``, ``plain``),
+``[spectators]`` (``host``, ``port``; port 0: no page), ``[lag]`` (:mod:`.lag`: ``start``,
+``gain``, ``cap``, ``per-answer``) and one ``[[participant]]`` per participant (``name``, and
+``token-sha256`` or ``token``).
+
+Paths are relative to the event file's folder. Every mistake is an :class:`EventFileError`
+of one line naming the key.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..plan.setup import DEFAULT_MAX_MOVES, Setup
+from ..plan.time_control import TimeControl
+from ..records.config import ConfigError, read_config
+from .lag import LagPolicy
+from .roster import Entrant, token_digest
+
+FORMATS = ("round-robin", "double-round-robin", "gauntlet", "ladder")
+DEFAULT_PORT = 8443
+DEFAULT_SPECTATOR_PORT = 8080
+# Non-genmove answers of a remote engine may wait this long past the grace window for a
+# reconnection before they time out (the clock still bounds them).
+COMMAND_TIMEOUT_SPARE = 30.0
+
+
+class EventFileError(ValueError):
+    """An event file that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Listen:
+    """Where the server listens, and its TLS certificate and key (``None``: plain text)."""
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    certificate: Path | None = None
+    key: Path | None = None
+    plain: bool = False
+
+    @property
+    def loopback(self) -> bool:
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return self.host == "localhost"
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    """An event, checked; see the module docstring."""
+
+    name: str
+    setup: Setup
+    entrants: tuple[Entrant, ...]
+    out: Path
+    format: str = "round-robin"
+    games: int = 2
+    gauntlet: int = 0
+    pairs: bool = False
+    seed: int | None = None
+    grace: float = 60.0
+    no_show: float = 600.0
+    concurrency: int = 0
+    listen: Listen = Listen()
+    spectators: tuple[str, int] = ("127.0.0.1", DEFAULT_SPECTATOR_PORT)
+    lag: LagPolicy = LagPolicy()
+    anchor: tuple[str, float] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [entrant.name for entrant in self.entrants]
+
+    def saved(self) -> dict[str, Any]:
+        """What ``match.json`` keeps: what the plan, the games and the figures depend on, as a
+        match keeps it (so that ``stats`` and ``report`` read an event's folder as any other),
+        and the event's own settings."""
+        setup = self.setup
+        return {"game": setup.game, "options": dict(setup.options),
+                "size": list(setup.size) if setup.size else None,
+                "engines": [{"command": "remote", "name": name, "dir": None, "init": [],
+                             "control": None} for name in self.names],
+                "control": setup.control.as_dict(),
+                "time_margin": setup.time_margin, "max_moves": setup.max_moves,
+                "gauntlet": self.gauntlet, "pairs": self.pairs, "book": None, "sprt": None,
+                "anchor": ({"name": self.anchor[0], "elo": self.anchor[1]} if self.anchor
+                           else None),
+                "seed": self.seed, "event": {"name": self.name, "format": self.format}}
+
+
+def read_event(path: Path) -> EventSettings:
+    """The event file at ``path``; raises :class:`EventFileError`."""
+    try:
+        data = read_config(path)
+    except ConfigError as error:
+        raise EventFileError(str(error)) from None
+    except ValueError as error:  # TOML syntax
+        raise EventFileError(f"{path}: {error}") from None
+    reader = _Reader(data, str(path))
+    try:
+        return _event(reader, path)
+    except ValueError as error:
+        raise EventFileError(f"{path}: {error}") from None
+
+
+_KIND_NAMES = {(int, float): "a number", (int,): "a whole number", (str,): "text",
+               (bool,): "true or false", (dict,): "a table", (list,): "a list of tables",
+               (str, int): "text or a number"}
+
+
+class _Reader:
+    """Typed look-ups in one table of the file; ``-`` and ``_`` are the same in keys."""
+
+    def __init__(self, table: Mapping[str, Any], where: str) -> None:
+        self.table = {str(key).replace("_", "-"): value for key, value in table.items()}
+        self.where = where
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+        value = self.table.get(key, default)
+        if value is default:
+            return value
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            what = _KIND_NAMES.get(kinds, _KIND_NAMES.get(kinds[:1], "something else"))
+            raise ValueError(f"{key} must be {what}, not {value!r}")
+        return value
+
+    def number(self, key: str, default: float, low: float = 0.0) -> float:
+        value = float(self.get(key, (int, float), default))
+        if value < low:
+            raise ValueError(f"{key} must be at least {low:g}, not {value:g}")
+        return value
+
+    def whole(self, key: str, default: int, low: int = 0) -> int:
+        value = self.get(key, int, default)
+        if value < low:
+            raise ValueError(f"{key} must be at least {low}, not {value}")
+        return value
+
+    def table_of(self, key: str) -> _Reader:
+        return _Reader(self.get(key, dict, {}), f"{self.where} [{key}]")
+
+
+def _control(reader: _Reader) -> TimeControl:
+    move_time = reader.get("move-time", (int, float))
+    if move_time is not None:
+        return TimeControl.per_move(float(move_time))
+    return TimeControl(reader.number("time", 60.0), reader.number("increment", 0.0),
+                       reader.number("byoyomi", 0.0), reader.whole("stones", 0))
+
+
+def _size(text: Any) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    words = str(text).lower().replace("x", " ").split()
+    if not 1 <= len(words) <= 2 or not all(word.isdigit() for word in words):
+        raise ValueError(f"boardsize must be N or COLSxROWS, not {text!r}")
+    cols, rows = int(words[0]), int(words[-1])
+    return cols, rows
+
+
+def _entrants(reader: _Reader) -> tuple[Entrant, ...]:
+    tables = reader.get("participant", list, [])
+    entrants: list[Entrant] = []
+    for number, table in enumerate(tables, 1):
+        if not isinstance(table, dict):
+            raise ValueError(f"participant {number} must be a table ([[participant]])")
+        item = _Reader(table, f"participant {number}")
+        name = item.get("name", str)
+        if not name or not name.strip():
+            raise ValueError(f"participant {number} has no name")
+        digest, token = item.get("token-sha256", str), item.get("token", str)
+        if (digest is None) == (token is None):
+            raise ValueError(f"participant {name!r} needs token-sha256 (or token), not both")
+        if digest is not None:
+            digest = digest.strip().lower()
+            if len(digest) != 64 or any(char not in "0123456789abcdef" for char in digest):
+                raise ValueError(f"participant {name!r}: token-sha256 must be 64 hex digits")
+        elif len(token) < 16:
+            raise ValueError(f"participant {name!r}: a token must have at least 16 characters")
+        entrants.append(Entrant(name, digest or token_digest(token)))
+    names = [entrant.name for entrant in entrants]
+    if len(entrants) < 2:
+        raise ValueError(f"an event needs at least two participants, not {len(entrants)}")
+    repeated = next((name for name in names if names.count(name) > 1), None)
+    if repeated:
+        raise ValueError(f"two participants are named {repeated!r}")
+    digests = [entrant.digest for entrant in entrants]
+    if len(set(digests)) != len(digests):
+        raise ValueError("two participants have the same token")
+    return tuple(entrants)
+
+
+def _event(reader: _Reader, path: Path) -> EventSettings:
+    home = path.resolve().parent
+    game = reader.get("game", str)
+    if not game:
+        raise ValueError("no game (game = \"NAME\")")
+    options = {str(key): str(value) for key, value in reader.get("options", dict, {}).items()}
+    setup = Setup(game, options, _size(reader.get("boardsize", (str, int))), _control(reader),
+                  reader.number("time-margin", 0.0), reader.whole("max-moves", DEFAULT_MAX_MOVES,
+                                                                  1))
+    try:
+        setup.make_game()
+    except ValueError as error:
+        raise ValueError(f"game {game!r}: {error}") from None
+    grace = reader.number("grace", 60.0)
+    setup = Setup(setup.game, setup.options, setup.size, setup.control, setup.time_margin,
+                  setup.max_moves, max(30.0, grace + COMMAND_TIMEOUT_SPARE))
+    form = reader.get("format", str, "round-robin")
+    if form not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {form!r}")
+    entrants = _entrants(reader)
+    gauntlet = reader.whole("gauntlet", 1 if form == "gauntlet" else 0)
+    if form != "gauntlet":
+        gauntlet = 0
+    games = reader.whole("games", 0 if form == "ladder" else 2, 0 if form == "ladder" else 1)
+    if form == "double-round-robin":
+        games = 2 * games if "games" in reader.table else 2
+    listen = reader.table_of("listen")
+    certificate, key = listen.get("certificate", str), listen.get("key", str)
+    if (certificate is None) != (key is None):
+        raise ValueError("[listen] needs both certificate and key, or neither")
+    where = Listen(listen.get("host", str, "127.0.0.1"), listen.whole("port", DEFAULT_PORT),
+                   home / certificate if certificate else None, home / key if key else None,
+                   listen.get("plain", bool, False))
+    if where.certificate is None and not (where.loopback or where.plain):
+        raise ValueError(f"[listen] host {where.host} is not a loopback address: give a TLS "
+                         f"certificate and key (or plain = true to send tokens in clear text)")
+    spectators = reader.table_of("spectators")
+    lag = reader.table_of("lag")
+    anchor = reader.get("anchor", dict)
+    if anchor is not None:
+        anchor_reader = _Reader(anchor, "anchor")
+        anchor = (anchor_reader.get("name", str), anchor_reader.number("elo", 0.0, -1e9))
+        if anchor[0] not in [entrant.name for entrant in entrants]:
+            raise ValueError(f"anchor {anchor[0]!r} is not a participant")
+    seed = reader.get("seed", int)
+    return EventSettings(
+        name=reader.get("name", str, path.stem), setup=setup, entrants=entrants,
+        out=home / reader.get("out", str, path.stem), format=form, games=games,
+        gauntlet=gauntlet, pairs=reader.get("pairs", bool, False), seed=seed, grace=grace,
+        no_show=reader.number("no-show", 600.0), concurrency=reader.whole("concurrency", 0),
+        listen=where,
+        spectators=(spectators.get("host", str, "127.0.0.1"),
+                    spectators.whole("port", DEFAULT_SPECTATOR_PORT)),
+        lag=LagPolicy(lag.number("start", 2.0), lag.number("gain", 1.0), lag.number("cap", 5.0),
+                      lag.number("per-answer", 3.0)),
+        anchor=anchor)

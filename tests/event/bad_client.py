@@ -1,0 +1,57 @@
+"""A misbehaving event client for the tests: it logs in with a participant's token, then, at
+the first command it gets, does one bad thing; it comes back (up to ``--times`` connections)
+and does it again, so that every game of its participant meets it.
+
+    python bad_client.py URL TOKEN MODE [--times N]
+
+MODE: ``garbage`` (a message that is not JSON), ``oversized`` (a message of 200 kB),
+``flood`` (a thousand answers to commands nobody sent), ``silent`` (never answers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+
+def misbehave(connection, mode: str, command: dict) -> None:
+    if mode == "garbage":
+        connection.send("this is not the event protocol {")
+    elif mode == "oversized":
+        connection.send(json.dumps({"type": "answer", "id": command["id"], "text": "=" * 200_000}))
+    elif mode == "flood":
+        for number in range(1000):
+            connection.send(json.dumps({"type": "answer", "id": -number, "text": "= a1"}))
+    elif mode == "silent":
+        pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("token")
+    parser.add_argument("mode", choices=("garbage", "oversized", "flood", "silent"))
+    parser.add_argument("--times", type=int, default=20)
+    arguments = parser.parse_args()
+    for _ in range(arguments.times):
+        try:
+            with connect(arguments.url, max_size=None) as connection:
+                connection.send(json.dumps({"type": "hello", "token": arguments.token,
+                                            "protocol": 1}))
+                for text in connection:
+                    message = json.loads(text)
+                    if message["type"] == "bye":
+                        return
+                    if message["type"] == "command":
+                        misbehave(connection, arguments.mode, message)
+        except (ConnectionClosed, OSError):
+            pass
+        time.sleep(0.2)
+
+
+if __name__ == "__main__":
+    main()
