@@ -24,9 +24,10 @@ BANKED_INCREMENTS = 10
 # Seconds of main time that no allowance plans to spend (at most this share of the main time):
 # the clock settles at the reserve plus what the increments bank, so that a scheduling delay
 # beyond every margin above still leaves time. Without it, 424 self-play games at 2 s + 0.05 s,
-# two at once on two cores, came down to 4 ms on one clock.
-RESERVE = 0.3
-RESERVE_SHARE = 0.1
+# two at once on two cores, came down to 4 ms on one clock; with 0.2 s, on a machine loaded
+# three times over, one game in 60 was lost on time.
+RESERVE = 0.5
+RESERVE_SHARE = 0.25
 
 
 @dataclass
