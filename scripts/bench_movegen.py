@@ -3,6 +3,7 @@
 
     python scripts/bench_movegen.py              # every game, 3 s each
     python scripts/bench_movegen.py loa --seconds 10
+    python scripts/bench_movegen.py clobber@9x7 clobber@8x8    # another board size
     python scripts/bench_movegen.py loa breakthrough clobber --interpreter python3 \\
         --interpreter pypy3 --openspiel --rounds 5
 
@@ -18,6 +19,9 @@ given ``--seconds`` slices in turn: round after round, game after game, runner a
 that a change in the machine's load falls on all of them alike. The table gives each runner's
 median over the rounds, and its ratio to OpenSpiel's. Standard library only, so that PyPy runs
 it with nothing installed.
+
+Rates are per second of the process's own CPU time, not of the wall clock: on a shared machine
+a process waiting for a core would otherwise count as slow.
 """
 
 from __future__ import annotations
@@ -33,36 +37,45 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import find_game, game_names  # noqa: E402
+from engine import GameError, find_game, game_names  # noqa: E402
 from engine.perft import perft  # noqa: E402
 
 # OpenSpiel's names of the games it shares with us, with our default boards.
 OPENSPIEL_GAMES = {"loa": "lines_of_action", "breakthrough": "breakthrough(rows=8,columns=8)",
                    "clobber": "clobber(rows=10,columns=10)"}
 MAX_PLIES = 1000  # a playout still going after this many plies is cut off (both runners)
-WARM_UP = 1.0     # seconds per game and runner before the measured rounds, for the JIT
+WARM_UP = 5.0     # seconds per game and runner before the measured rounds: PyPy's JIT needs them
+
+
+def make_game(text: str):
+    """The game named by ``text``: a name, or ``NAME@COLSxROWS`` for another board size."""
+    name, _, size = text.partition("@")
+    if not size:
+        return find_game(name)()
+    cols, _, rows = size.lower().partition("x")
+    return find_game(name)(size=(int(cols), int(rows)))
 
 
 def playout_rate(game, seconds: float, seed: int = 1) -> tuple[float, int]:
-    """Random-playout plies per second, and how many games were played."""
+    """Random-playout plies per CPU second, and how many games were played."""
     rng = random.Random(seed)
     plies = games = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         position = game.initial_position()
         while position.outcome is None and position.ply < MAX_PLIES:
             position.play(rng.choice(position.legal_moves()))
         plies += position.ply
         games += 1
-    return plies / (time.perf_counter() - started), games
+    return plies / (time.process_time() - started), games
 
 
 def openspiel_playout_rate(game, seconds: float, seed: int = 1) -> tuple[float, int]:
     """The same as :func:`playout_rate` for an OpenSpiel game, driven from Python."""
     rng = random.Random(seed)
     plies = games = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         state = game.new_initial_state()
         ply = 0
         while not state.is_terminal() and ply < MAX_PLIES:
@@ -70,16 +83,16 @@ def openspiel_playout_rate(game, seconds: float, seed: int = 1) -> tuple[float, 
             ply += 1
         plies += ply
         games += 1
-    return plies / (time.perf_counter() - started), games
+    return plies / (time.process_time() - started), games
 
 
 def perft_rate(game, seconds: float) -> tuple[float, int]:
-    """Perft leaves per second at the deepest depth that finished within ``seconds``."""
+    """Perft leaves per CPU second at the deepest depth that finished within ``seconds``."""
     best_rate, depth = 0.0, 0
     while True:
-        started = time.perf_counter()
+        started = time.process_time()
         nodes = perft(game.initial_position(), depth + 1)
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         depth += 1
         best_rate = nodes / elapsed if elapsed > 0 else best_rate
         if elapsed > seconds / 4 or depth >= 8:
@@ -92,7 +105,7 @@ def serve_slices(openspiel: bool) -> None:
         import pyspiel
         load, rate = (lambda name: pyspiel.load_game(OPENSPIEL_GAMES[name])), openspiel_playout_rate
     else:
-        load, rate = (lambda name: find_game(name)()), playout_rate
+        load, rate = make_game, playout_rate
     games = {}
     for line in sys.stdin:
         name, seconds = line.split()
@@ -170,7 +183,13 @@ def main() -> None:
     chosen = options.parse_args()
     if chosen.serve or chosen.serve_openspiel:
         return serve_slices(chosen.serve_openspiel)
-    names = [find_game(name).name for name in chosen.games] or list(game_names())
+    names = []
+    for text in chosen.games or game_names():
+        try:
+            game = make_game(text)
+        except (GameError, ValueError) as error:
+            options.error(f"{text}: {error} (expected NAME or NAME@COLSxROWS)")
+        names.append(game.name + text[text.find("@"):] if "@" in text else game.name)
     if chosen.interpreter or chosen.openspiel:
         if chosen.openspiel:
             try:
@@ -186,10 +205,10 @@ def main() -> None:
                        chosen.seconds, chosen.rounds)
     print(f"{'game':<14} {'playout plies/s':>16} {'games':>6} {'perft nodes/s':>14} {'depth':>6}")
     for name in names:
-        game = find_game(name)()
+        game = make_game(name)
         rate, count = playout_rate(game, chosen.seconds)
         nodes, depth = perft_rate(game, chosen.seconds)
-        print(f"{game.name:<14} {rate:>16,.0f} {count:>6} {nodes:>14,.0f} {depth:>6}")
+        print(f"{name:<14} {rate:>16,.0f} {count:>6} {nodes:>14,.0f} {depth:>6}")
 
 
 if __name__ == "__main__":
