@@ -71,7 +71,7 @@ def parser() -> argparse.ArgumentParser:
     """The engine's command line."""
     options = _Parser(
         prog=PROGRAM, description="Play Computer Olympiad games over GTP on standard input and "
-        "output.")
+        "output.", allow_abbrev=False)  # whole option names: --interpreter must be found
     options.add_argument("--version", action="version", version=f"{PROGRAM} {__version__}")
     options.add_argument("--game", default="loa",
                          help="game selected at start-up (set_game changes it; default: loa)")

@@ -11,6 +11,8 @@ import sys
 import pexpect
 import pytest
 
+from protocol.cli import _without_interpreter
+
 ANSWERS = pathlib.Path(__file__).with_name("answers.py")
 PYPY = shutil.which("pypy3")
 needs_pypy = pytest.mark.skipif(PYPY is None, reason="no pypy3 on PATH (Debian: apt-get install "
@@ -52,3 +54,11 @@ def test_an_unknown_interpreter_is_a_one_line_usage_error():
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
     assert "no interpreter 'no-such-python' on PATH" in done.stderr
+
+
+def test_the_new_process_is_not_asked_to_change_interpreter_again():
+    arguments = ["--game", "loa", "--interpreter", "pypy3", "--depth=2", "--interpreter=pypy3"]
+    assert _without_interpreter(arguments) == ["--game", "loa", "--depth=2"]
+    done = subprocess.run([sys.executable, "-m", "protocol.cli", "--interp", "pypy3"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "unrecognized arguments: --interp" in done.stderr
