@@ -5,6 +5,8 @@
     python scripts/strength.py loa clobber --games 20 --move-time 1
     python scripts/strength.py clobber --baselines uct-10x --games 10 --move-time 0.2
     python scripts/strength.py clobber --opponent "./solver --gtp" --time 60 --increment 0
+    python scripts/strength.py breakthrough --interpreter pypy3 --opponent \
+        "python -m protocol.cli" --time 2 --increment 0.05 --games 300 --out selfplay
 
 For each game and each opponent it runs ``olympiad-referee match`` between
 ``olympiad-engine`` and the opponent in pairs: each start is played twice with colours
@@ -70,13 +72,14 @@ def baseline_opponent(baseline: str) -> tuple[str, float]:
 
 def match_command(game: str, opponent: str, odds: float, games: int, clock: tuple[float, float],
                   concurrency: int, out: pathlib.Path, seed: int,
-                  book: pathlib.Path | None, max_moves: int | None = None) -> list[str]:
-    """The referee command of one match: our engine first, the opponent with ``odds`` times
+                  book: pathlib.Path | None, max_moves: int | None = None,
+                  engine: str = ENGINE) -> list[str]:
+    """The referee command of one match: our ``engine`` first, the opponent with ``odds`` times
     our clock (main time, increment), played in pairs with colours swapped."""
     main, increment = clock
     command = [
         sys.executable, "-m", "referee", "match", "--game", game,
-        "--engine", ENGINE, "--engine", opponent, "--pairs", "--games", str(games),
+        "--engine", engine, "--engine", opponent, "--pairs", "--games", str(games),
         "--time", f"{main:g}", "--increment", f"{increment:g}",
         "--concurrency", str(concurrency), "--out", str(out), "--seed", str(seed)]
     if max_moves is not None:
@@ -187,6 +190,8 @@ def _elo_text(elo: float) -> str:
               help="Random plies of each pair's opening (0: the game's start).")
 @click.option("--max-moves", type=int, default=None,
               help="Plies after which a game is a draw (the referee's default: 1000).")
+@click.option("--interpreter", default=None, metavar="PROGRAM",
+              help="Run our engine under this Python (e.g. pypy3); the baselines stay here.")
 @click.option("--concurrency", type=int, default=2, show_default=True)
 @click.option("--out", type=click.Path(path_type=pathlib.Path),
               default=ROOT / "strength-results", show_default=True)
@@ -194,10 +199,11 @@ def _elo_text(elo: float) -> str:
               default=ROOT / "docs" / "strength.md", show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 def main(games, count, baselines, opponent, opponent_name, odds, move_time, main_time,
-         increment, opening_plies, max_moves, concurrency, out, table, seed):
+         increment, opening_plies, max_moves, interpreter, concurrency, out, table, seed):
     """Measure the engine against the baselines or --opponent in GAMES (default: all) and
     write the table."""
     count += count % 2
+    engine = ENGINE if interpreter is None else f"{ENGINE} --interpreter {shlex.quote(interpreter)}"
     clock = (2 * move_time if main_time is None else main_time,
              move_time if increment is None else increment)
     if opponent is None:
@@ -205,7 +211,8 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
                      for baseline in baselines.split(",")]
     else:
         opponents = [(opponent_name or opponent, opponent, odds)]
-    header = [f"Engine (`olympiad-engine`) against each opponent, {count} games per row in "
+    runs_on = "" if interpreter is None else f" under {interpreter}"
+    header = [f"Engine (`olympiad-engine`{runs_on}) against each opponent, {count} games per row in "
               f"pairs (each opening of {opening_plies} random plies played twice, colours "
               f"swapped), our clock {clock[0]:g} s + {clock[1]:g} s per move, the opponent's "
               "the same times its odds (`-10x`: ten times ours).", "",
@@ -219,7 +226,7 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
         for label, command, factor in opponents:
             folder = out / f"{game}-{label.replace(' ', '_').replace('/', '_')}"
             rows = run_pairing(match_command(game, command, factor, count, clock, concurrency,
-                                             folder, seed, book, max_moves), folder)
+                                             folder, seed, book, max_moves, engine), folder)
             lines.append(table_row(game, label, rows))
             click.echo(lines[-1])
     table.parent.mkdir(parents=True, exist_ok=True)

@@ -220,7 +220,7 @@ class SurakartaPosition(Position):
         own = self.pieces[self.to_move]
         opponent = self.pieces[self.to_move ^ 1]
         empty = FULL ^ (own | opponent)
-        moves = list(captures(own, opponent))
+        moves = sorted(captures(own, opponent))  # a set's order differs between interpreters
         remaining = own
         while remaining:
             low = remaining & -remaining
@@ -231,7 +231,7 @@ class SurakartaPosition(Position):
 
     def noisy_moves(self) -> list[int]:
         """The captures, for the quiescence search."""
-        return list(captures(self.pieces[self.to_move], self.pieces[self.to_move ^ 1]))
+        return sorted(captures(self.pieces[self.to_move], self.pieces[self.to_move ^ 1]))
 
     def _apply(self, move: int) -> tuple[bool, int]:
         mover = self.to_move

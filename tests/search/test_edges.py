@@ -110,3 +110,22 @@ def test_the_clock_settles_above_zero_under_an_increment():
         left = left - min(1.2 * soft + 0.05, hard + 0.05) + 0.2
         lowest = min(lowest, left)
     assert lowest > 0.5
+
+
+def test_a_fast_clock_keeps_its_reserve_through_delays():
+    """2 s + 0.05 s a move, each move taking its soft limit plus a fifth plus 20 ms (at most
+    its hard limit plus 20 ms), and every tenth move a 150 ms scheduling delay on top: the
+    clock never falls below a full increment (it came down to 4 ms in a two-games-at-once
+    self-play run before the reserve)."""
+    keeper = TimeKeeper()
+    keeper.set_controls(2.0, 0.0, 0)
+    keeper.increment = 0.05
+    left = lowest = 2.0
+    for move in range(400):
+        keeper.left[BLACK] = (left, 0)
+        soft, hard = keeper.allowance(BLACK, 10)
+        delay = 0.15 if move % 10 == 9 else 0.0
+        left -= min(1.2 * soft + 0.02, hard + 0.02) + delay
+        lowest = min(lowest, left)
+        left += 0.05
+    assert lowest > 0.05

@@ -7,7 +7,7 @@ import pytest
 from engine import find_game, game_names
 from engine.games.loa import LoaPosition
 from engine.search import AlphaBeta, Budget, Mcts, Player, TimeKeeper
-from engine.search.budget import LATENCY_MARGIN
+from engine.search.budget import LATENCY_MARGIN, RESERVE
 
 # Black wins at once with f4-e5 or f4-e3 (both touch d4).
 WIN_IN_ONE = ("c3 d4 f4", "a1 a8 h8", {"f4-e5", "f4-e3"})
@@ -90,12 +90,13 @@ def test_an_early_move_of_a_long_game_gets_a_modest_share():
     keeper = TimeKeeper()
     keeper.set_controls(60, 0, 0)
     soft, hard = keeper.allowance(0, 30)
-    assert soft == pytest.approx(2.0)
+    assert soft == pytest.approx((60 - RESERVE) / 30)  # the reserve is never planned for
     assert hard <= 15
 
 
 def test_a_game_plans_its_clock_over_the_moves_it_names():
-    # 40 s left, no increment: the share is the time left over the moves still to plan for.
+    # 40 s left, no increment: the share is the time left (less the reserve) over the moves
+    # still to plan for.
     def soft_share(name, plies):
         start = find_game(name)().initial_position()
         # The same position, as if ``plies`` had been played (only the clock plan reads it).
@@ -105,9 +106,9 @@ def test_a_game_plans_its_clock_over_the_moves_it_names():
         return player.budget(position).soft
     # Domineering plans over its first 12 plies and never for fewer than 4 moves; a game
     # that does not say so plans for at least 10.
-    assert soft_share("domineering", 0) == pytest.approx(40 / 6)
-    assert soft_share("domineering", 20) == pytest.approx(40 / 4)
-    assert soft_share("breakthrough", 58) == pytest.approx(40 / 10)
+    assert soft_share("domineering", 0) == pytest.approx((40 - RESERVE) / 6)
+    assert soft_share("domineering", 20) == pytest.approx((40 - RESERVE) / 4)
+    assert soft_share("breakthrough", 58) == pytest.approx((40 - RESERVE) / 10)
 
 
 def test_byo_yomi_periods_are_shared_over_their_stones():
