@@ -205,7 +205,6 @@ class ResultsFile:
         self.finished: dict[int, int] = {}  # game number -> its line number
         self.unreadable: list[int] = []
         self._lock = threading.Lock()
-        self._lines = 0
         data = path.read_bytes() if path.exists() else b""
         *lines, cut = data.split(b"\n")
         for number, line in enumerate(lines, 1):

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..records.folder import (REPORT_NAME, RESULTS_NAME, WriteFailed, engine_names,
                               read_game_rows, read_settings, sgf_path, write_atomic)
 from ..records.results import GameResult
-from ..stats import history, summarize
+from ..stats import Tally, history, summary_of
 from ..stats.ratings import run_anchor
 from ..stats.sprt import run_sprt
 from .charts import Sample
@@ -39,12 +39,11 @@ def report_data(out: Path, rows: Sequence[Mapping[str, Any]] | None = None,
         path = out / RESULTS_NAME
         rows = read_game_rows(path) if path.exists() else []
     names = engine_names(settings, rows)
-    results = [GameResult.from_row(row) for row in rows]
     sprt = run_sprt(settings)
-    sample = Sample()
-    sample.extend(history(results, names, sprt=sprt))
+    tally, sample = Tally(len(names)), Sample()
+    sample.extend(history((GameResult.from_row(row) for row in rows), names, sprt, tally))
     return ReportData(settings, names,
-                      summarize(results, names, sprt=sprt, anchor=run_anchor(settings)),
+                      summary_of(tally, names, sprt=sprt, anchor=run_anchor(settings)),
                       sample.points(), planned)
 
 

@@ -170,12 +170,14 @@ def history_point(tally: Tally, sprt: SprtSettings | None = None,
 
 
 def history(results: Iterable[GameResult], names: Sequence[str],
-            sprt: SprtSettings | None = None) -> Iterator[dict[str, Any]]:
+            sprt: SprtSettings | None = None, tally: Tally | None = None
+            ) -> Iterator[dict[str, Any]]:
     """The headline figures after each game, in the order of ``results`` (the order games
-    finished), as :func:`history_point` gives them, one at a time. The first half of a pair
-    changes no figure here, so its point repeats the last estimate instead of computing it
-    again."""
-    tally = Tally(len(names))
+    finished), as :func:`history_point` gives them, one at a time; ``results`` are counted
+    into ``tally`` (a new one when not given), so that a caller can make the summary of the
+    same games from it without counting them again. The first half of a pair changes no
+    figure here, so its point repeats the last estimate instead of computing it again."""
+    tally = tally if tally is not None else Tally(len(names))
     last: tuple[tuple, dict[str, Any]] = ((), {})
     for result in results:
         tally.add(result)
