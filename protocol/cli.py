@@ -20,7 +20,7 @@ from engine.search.player import ALGORITHMS
 
 from . import __version__
 from .gtp import GtpEngine
-from .session import GameSession
+from .session import GameSession, engine_name
 
 PROGRAM = "olympiad-engine"
 # The folder holding the ``engine`` and ``protocol`` packages: what another interpreter needs
@@ -31,7 +31,7 @@ SOURCE_ROOT = pathlib.Path(__file__).resolve().parent.parent
 def build_engine(player: Player, game: str = "loa") -> GtpEngine:
     """A GTP engine serving every registered game with ``player``."""
     engine = GtpEngine()
-    GameSession(player, game, __version__).register(engine)
+    GameSession(player, game, __version__, engine_name(player.algorithm)).register(engine)
     return engine
 
 

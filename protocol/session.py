@@ -18,6 +18,19 @@ from .gtp import CommandError, GtpEngine
 ENGINE_NAME = "olympiad-engine"
 
 
+def engine_name(algorithm: str) -> str:
+    """What the engine answers to ``name``: its own name, or the forced search's.
+
+    The baselines (``--algorithm greedy``, ``random``, ``uct``, ...) answer with names of their
+    own, so that a match between two variants of this engine needs no ``name`` to tell them
+    apart in its lines and tables.
+
+    >>> engine_name("auto"), engine_name("greedy")
+    ('olympiad-engine', 'olympiad-greedy')
+    """
+    return ENGINE_NAME if algorithm == "auto" else f"olympiad-{algorithm}"
+
+
 # Numbers on the protocol are ASCII decimal only. int() and float() alone would also take other
 # scripts' digits ("١٠"), underscores, "nan", "inf" and exponents, and raise on superscripts;
 # fifteen digits are more than any board, clock or count needs.
@@ -47,8 +60,10 @@ def _expect(args: list[str], count: int, usage: str) -> None:
 class GameSession:
     """The engine's current game and the handlers that play it."""
 
-    def __init__(self, player: Player, game: str = "loa", version: str = "0") -> None:
+    def __init__(self, player: Player, game: str = "loa", version: str = "0",
+                 name: str = ENGINE_NAME) -> None:
         self.player = player
+        self.name = name
         self.version = version
         self.game: Game = find_game(game)()
         self.position: Position = self.game.initial_position()
@@ -77,7 +92,7 @@ class GameSession:
     # --- identification --------------------------------------------------------------------
 
     def cmd_name(self, args: list[str]) -> str:
-        return ENGINE_NAME
+        return self.name
 
     def cmd_version(self, args: list[str]) -> str:
         return self.version

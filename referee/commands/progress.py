@@ -1,12 +1,14 @@
 """The run on the terminal: a line per finished game, the summary now and then and at the end.
 
-Each line names the game, its players, result and termination, then (three engines or more)
-who leads, and the SPRT's log-likelihood ratio with its bounds when one is running. A run of
+Each line names the game, its players (black first, as in the records), the result with the
+termination when it is not a normal end, the rules' reason and the game's length; then (three
+engines or more) who leads, and the SPRT's log-likelihood ratio with its bounds when one is
+running. A run of
 two engines follows it with cutechess's line, the running score, which scripts parse
 (:func:`referee.stats.output.format_score_line`: ``Score of A vs B: W - L - D  [0.600] N``).
 The summary (:func:`referee.stats.format_summary`) is printed every ``report_every`` games (0:
 never) and at the end, each time once: when the last game falls on a ``report_every``, the end
-does not print it again. The last line says where the report and the records are.
+does not print it again. The last two lines say where the report and the records are.
 
 When standard error is a terminal, :class:`ProgressBar` adds a live bar below those lines
 (games done of planned, games playing, elapsed time, time left, the score or the LLR), drawn
@@ -42,9 +44,9 @@ class Progress(RunObserver):
         self.total = max(len(run.planned), run.tally.games)
 
     def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
-        line = (f"[{summary['games']}/{self.total}] game {row['game_no']}: {row['black']} (black) "
-                f"vs {row['white']} (white): {row['result']} {row['termination']}, "
-                f"{row['plies']} plies ({row['reason']})")
+        how = "" if row["termination"] == "normal" else f" {row['termination']}"
+        line = (f"[{summary['games']}/{self.total}] game {row['game_no']}: {row['black']} vs "
+                f"{row['white']}: {row['result']}{how} ({row['reason']}), {row['plies']} plies")
         if len(summary["engines"]) > 2:  # two engines: the Score of line follows
             leader = summary["standings"][0]
             line += f" | leads: {leader['name']} {leader['points']:g}/{leader['games']}"
@@ -64,8 +66,8 @@ class Progress(RunObserver):
             bound = sprt["upper"] if sprt["verdict"] == "H1" else sprt["lower"]
             self.echo(f"SPRT: {sprt['verdict']} accepted after {summary['games']} games "
                       f"(llr {sprt['llr']:.2f}, bound {bound:.2f})")
-        self.echo(f"Report: {self.out / REPORT_NAME}; results: {self.out / RESULTS_NAME}, "
-                  f"games: {self.out / GAMES_DIR}/")
+        self.echo(f"Report: {self.out / REPORT_NAME}")
+        self.echo(f"Records: {self.out / RESULTS_NAME}, {self.out / GAMES_DIR}/")
 
     def _score(self, summary: dict[str, Any]) -> None:
         """cutechess's "Score of" line of a two-engine run, once per game count."""

@@ -92,8 +92,8 @@ def test_a_fastchess_command_line_plays_rounds_of_pairs_and_prints_the_score_lin
     assert [line.rsplit(" ", 1)[1] for line in scores] == ["1", "2", "3", "4"]
     # --report-every 4 divides the 4 games: the summary once, then where everything is
     assert sum(line.startswith("Results of ") for line in lines) == 1
-    assert lines[-1] == (f"Report: {out / 'report.html'}; results: {out / 'results.jsonl'}, "
-                         f"games: {out / 'games'}/")
+    assert lines[-2:] == [f"Report: {out / 'report.html'}",
+                          f"Records: {out / 'results.jsonl'}, {out / 'games'}/"]
     assert (out / "report.html").exists()
 
 
@@ -109,8 +109,8 @@ def test_a_run_prints_each_summary_once_the_score_line_and_where_the_report_is(t
     assert sum(line.startswith("Results of ") for line in lines) == 1
     assert [line for line in lines if line.startswith("Score of ")] == [
         "Score of a vs b: 0 - 0 - 1  [0.500] 1", "Score of a vs b: 0 - 0 - 2  [0.500] 2"]
-    assert lines[-1] == (f"Report: {out / 'report.html'}; results: {out / 'results.jsonl'}, "
-                         f"games: {out / 'games'}/")
+    assert lines[-2:] == [f"Report: {out / 'report.html'}",
+                          f"Records: {out / 'results.jsonl'}, {out / 'games'}/"]
 
 
 def test_rounds_alone_are_single_games_and_tc_sets_the_clock(tmp_path, capsys):
@@ -163,3 +163,20 @@ def test_the_help_says_what_the_options_do(capsys):
     assert "x<=None" not in flat
     assert "Default: GAME-DATE-TIME" in flat
     assert "--rounds N" in flat and "--tc SECONDS[+INC]" in flat
+
+
+def test_our_engine_against_its_baseline_is_named_shortly_and_reads_at_100_columns(tmp_path,
+                                                                                   capsys):
+    """The quick start's match: each variant answers ``name`` with a name of its own."""
+    out = tmp_path / "out"
+    ours = f"{PYTHON} -m protocol.cli"
+    status, printed, _ = run_cli(capsys, "match", "--game", "breakthrough", "--boardsize", "5x5",
+                                 "--engine", f"{ours} --depth 1", "--engine",
+                                 f"{ours} --algorithm greedy", "--games", "2", "--out", str(out))
+    assert status == 0
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {(row["black"], row["white"]) for row in rows} == {
+        ("olympiad-engine", "olympiad-greedy"), ("olympiad-greedy", "olympiad-engine")}
+    shown = printed.replace(str(out), "out")  # as the quick start shows its folder: by name
+    long_lines = [line for line in shown.splitlines() if len(line) > 100]
+    assert long_lines == []
