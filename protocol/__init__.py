@@ -1,3 +1,1 @@
 """The engine's side of the GTP-like protocol (SPEC section 1), independent of any game."""
-
-__version__ = "0.1.0"

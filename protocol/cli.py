@@ -14,11 +14,10 @@ import pathlib
 import shutil
 import sys
 
-from engine import GameError, find_game
+from engine import GameError, __version__, find_game
 from engine.search import Player
 from engine.search.player import ALGORITHMS
 
-from . import __version__
 from .gtp import GtpEngine
 from .session import GameSession, engine_name
 

@@ -17,6 +17,7 @@ ValueError: '1e3' is not a number (ASCII digits, a sign and a point)
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
@@ -45,6 +46,41 @@ def decimal(text: str) -> float:
     if not _DECIMAL.fullmatch(text.strip()):
         raise ValueError(f"{text!r} is not a number (ASCII digits, a sign and a point)")
     return float(text)
+
+
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
+
+
+def sprt_values(words: Iterable[str]) -> dict[str, float | str]:
+    """``elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic]`` as values (words
+    may also come as one string); ``ValueError`` names the word that is wrong. Whether the
+    values make a test is :class:`referee.stats.sprt.SprtSettings`'s to say.
+
+    >>> sprt_values(["elo0=0 elo1=5", "MODEL=Logistic"])
+    {'elo0': 0.0, 'elo1': 5.0, 'model': 'logistic'}
+    >>> sprt_values(["elo0=0 alpha=x"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --sprt: alpha=x: not a number
+    """
+    values: dict[str, float | str] = {}
+    for word in (part for text in words for part in text.split()):
+        key, equals, value = word.partition("=")
+        key = key.lower()
+        if not equals or key not in SPRT_KEYS:
+            raise ValueError(f"--sprt: {word!r} is not one of elo0=, elo1=, alpha=, beta=, "
+                             f"model=")
+        if key == "model":
+            values[key] = value.lower()
+            continue
+        try:
+            values[key] = decimal(value)
+        except ValueError:
+            raise ValueError(f"--sprt: {word}: not a number") from None
+    for key in ("elo0", "elo1"):
+        if key not in values:
+            raise ValueError(f"--sprt: {key}= is missing (e.g. --sprt elo0=0 elo1=5)")
+    return values
 
 
 def parse_anchor(text: str) -> tuple[str, float]:

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from protocol import __version__
+from engine import __version__
 
 
 @pytest.mark.parametrize("module, program", [("protocol.cli", "olympiad-engine"),

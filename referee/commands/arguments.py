@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import click
 
 from engine import GameError, find_game
 
 from ..plan.setup import Setup
-from ..text import decimal, whole
+from ..stats.sprt import SprtError, SprtSettings
+from ..text import decimal, sprt_values, whole
 
 _SIZE = re.compile(r"([0-9]+)(?:x([0-9]+))?")
 
@@ -110,3 +111,21 @@ def refuse_overwrite(path: Path, force: bool) -> None:
     """Refuse to write over an existing ``path`` unless ``--force`` was given."""
     if path.exists() and not force:
         raise click.UsageError(f"{path} exists; give --force to overwrite it")
+
+
+def parse_sprt(words: Iterable[str]) -> SprtSettings:
+    """The SPRT of ``--sprt`` words (:func:`referee.text.sprt_values`); raises
+    :class:`SprtError` with a one-line message.
+
+    >>> parse_sprt(["elo0=0", "elo1=5", "model=logistic"])
+    SprtSettings(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05, model='logistic')
+    >>> parse_sprt(["elo0=5 elo1=0"])
+    Traceback (most recent call last):
+    ...
+    referee.stats.sprt.SprtError: --sprt: elo0 (5) must be below elo1 (0)
+    """
+    try:
+        values = sprt_values(words)
+    except ValueError as error:
+        raise SprtError(str(error)) from None
+    return SprtSettings(**values)  # type: ignore[arg-type]

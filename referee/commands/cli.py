@@ -16,8 +16,7 @@ from typing import Any, Callable
 
 import click
 
-from engine import COLOUR_NAMES
-from protocol import __version__
+from engine import COLOUR_NAMES, __version__
 
 from ..plan.openings import ORDERS
 from ..plan.setup import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup
@@ -25,9 +24,10 @@ from ..play.entrants import EngineSpec
 from ..play.human import HUMAN
 from ..records.config import ConfigError, config_words, read_config
 from ..report.server import DEFAULT_HOST, DEFAULT_PORT
-from ..stats.sprt import SprtError, parse_sprt
+from ..stats.sprt import SprtError
 from ..text import one_line, parse_anchor
-from .arguments import WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size
+from .arguments import (WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size,
+                        parse_sprt)
 from .adjudication_options import adjudication_from, adjudication_options
 from .check import check
 from .engine_settings import engine_specs, time_control

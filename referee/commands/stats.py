@@ -22,9 +22,10 @@ from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, SettingsMismatch, eng
 from ..records.results import GameResult, ResultError
 from ..stats.output import format_summary
 from ..stats.ratings import run_anchor
-from ..stats.sprt import SprtError, parse_sprt, run_sprt
+from ..stats.sprt import SprtError, run_sprt
 from ..stats.summary import summarize
 from ..text import parse_anchor
+from .arguments import parse_sprt
 
 
 @dataclasses.dataclass

@@ -31,6 +31,7 @@ import threading
 from pathlib import Path
 from typing import IO, Any, Iterator, Mapping, Sequence
 
+from ..text import parse_anchor, sprt_values
 from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY
 from .analysis import from_row, sgf_value
 from .differences import describe_differences
@@ -295,6 +296,24 @@ def saved_settings(out: Path) -> dict[str, Any] | None:
         saved = None
     if not isinstance(saved, dict):
         raise SettingsMismatch(f"{path} is not the JSON settings of a match")
+    try:
+        return _as_values(saved)
+    except ValueError as error:
+        raise SettingsMismatch(f"{path}: {error}") from None
+
+
+def _as_values(saved: dict[str, Any]) -> dict[str, Any]:
+    """Settings of older folders in today's form: their SPRT as ``--sprt`` words and their
+    anchor as ``NAME=ELO`` become the objects written now, so that readers take values.
+
+    >>> _as_values({"sprt": "elo0=0 elo1=5", "anchor": "base=1000"})
+    {'sprt': {'elo0': 0.0, 'elo1': 5.0}, 'anchor': {'name': 'base', 'elo': 1000.0}}
+    """
+    sprt, anchor = saved.get("sprt"), saved.get("anchor")
+    if isinstance(sprt, (str, list)):
+        saved["sprt"] = sprt_values([sprt] if isinstance(sprt, str) else sprt) if sprt else None
+    if isinstance(anchor, str):
+        saved["anchor"] = dict(zip(("name", "elo"), parse_anchor(anchor))) if anchor else None
     return saved
 
 

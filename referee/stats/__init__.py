@@ -8,9 +8,9 @@ the ``summary.json`` object and :mod:`.output` prints it.
 """
 
 from .output import format_summary
-from .sprt import SprtError, SprtSettings, parse_sprt
+from .sprt import SprtError, SprtSettings
 from .summary import history, summarize, summary_of
 from .tally import Tally
 
-__all__ = ["SprtError", "SprtSettings", "Tally", "format_summary", "history", "parse_sprt",
+__all__ = ["SprtError", "SprtSettings", "Tally", "format_summary", "history",
            "summarize", "summary_of"]

@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ..records.results import GameResult
-from ..text import parse_anchor
 from .elo import Z_95
 
 ELO_PER_NATURAL = 400 / math.log(10)
@@ -216,8 +215,6 @@ def _diagonal_without(matrix: list[list[float]], index: int) -> list[float]:
 
 
 def run_anchor(settings: dict[str, Any]) -> tuple[str, float] | None:
-    """The anchor saved in ``match.json``: ``"NAME=ELO"`` or ``{"name", "elo"}``."""
+    """The anchor saved in ``match.json`` (``{"name", "elo"}``); ``None`` when there is none."""
     saved = settings.get("anchor")
-    if isinstance(saved, dict):
-        return str(saved["name"]), float(saved["elo"])
-    return parse_anchor(saved) if isinstance(saved, str) and saved else None
+    return (str(saved["name"]), float(saved["elo"])) if saved else None

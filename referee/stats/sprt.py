@@ -35,9 +35,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from ..text import decimal
 from .elo import NELO_SCALE, elo_to_score
 
 MODELS = ("normalized", "logistic")
@@ -93,39 +92,6 @@ class SprtSettings:
         if value <= lower:
             return "H0"
         return None
-
-
-def parse_sprt(words: Iterable[str]) -> SprtSettings:
-    """Settings from ``elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic]``
-    (words may also come as one string); raises :class:`SprtError`.
-
-    >>> parse_sprt(["elo0=0", "elo1=5", "model=logistic"])
-    SprtSettings(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05, model='logistic')
-    >>> parse_sprt(["elo0=0 alpha=x"])
-    Traceback (most recent call last):
-    ...
-    referee.stats.sprt.SprtError: --sprt: alpha=x: not a number
-    """
-    values: dict[str, object] = {}
-    for word in (part for text in words for part in text.split()):
-        key, equals, value = word.partition("=")
-        key = key.lower()
-        if not equals or key not in ("elo0", "elo1", "alpha", "beta", "model"):
-            raise SprtError(f"--sprt: {word!r} is not one of elo0=, elo1=, alpha=, beta=, model=")
-        if key == "model":
-            values[key] = value.lower()
-            continue
-        try:
-            number = decimal(value)
-        except ValueError:
-            raise SprtError(f"--sprt: {word}: not a number") from None
-        if not math.isfinite(number):
-            raise SprtError(f"--sprt: {word}: not a finite number")
-        values[key] = number
-    for key in ("elo0", "elo1"):
-        if key not in values:
-            raise SprtError(f"--sprt: {key}= is missing (e.g. --sprt elo0=0 elo1=5)")
-    return SprtSettings(**values)  # type: ignore[arg-type]
 
 
 def llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalized") -> float:
@@ -232,12 +198,10 @@ def _iterate_t_value(scores: Sequence[float], observed: Sequence[float], t: floa
 
 
 def run_sprt(settings: dict[str, Any]) -> SprtSettings | None:
-    """The SPRT saved in ``match.json``: an object with elo0, elo1, ... or the ``--sprt``
-    words (a list or one string); ``None`` when the run had none."""
+    """The SPRT saved in ``match.json`` (an object with elo0, elo1, ...); ``None`` when the
+    run had none."""
     saved = settings.get("sprt")
     if not saved:
         return None
-    if isinstance(saved, dict):
-        keys = ("elo0", "elo1", "alpha", "beta", "model")
-        return SprtSettings(**{key: saved[key] for key in keys if key in saved})
-    return parse_sprt([saved] if isinstance(saved, str) else saved)
+    keys = ("elo0", "elo1", "alpha", "beta", "model")
+    return SprtSettings(**{key: saved[key] for key in keys if key in saved})

@@ -10,7 +10,8 @@ import pytest
 
 from engine import Termination
 from referee.records.results import GameResult, ResultError
-from referee.stats import SprtError, SprtSettings, format_summary, history, parse_sprt, summarize
+from referee.commands.arguments import parse_sprt
+from referee.stats import SprtError, SprtSettings, format_summary, history, summarize
 from referee.stats.output import verdict_text
 from referee.stats.tally import Tally
 from referee.stats.elo.pentanomial import pentanomial_estimate
