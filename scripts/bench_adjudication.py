@@ -50,12 +50,14 @@ def engines(seed: int, options: str) -> list[EngineChannel]:
                           cwd=str(ROOT)) for side in (0, 1)]
 
 
-def timed_game(setup: Setup, seed: int, options: str, opening: Opening | None = None):
-    """A game between two fresh engine processes, and its wall time."""
+def timed_game(setup: Setup, control: TimeControl, seed: int, options: str,
+               opening: Opening | None = None):
+    """A game between two fresh engine processes, each on ``control``, and its wall time."""
     channels = engines(seed, options)
     started = time.monotonic()
     try:
-        record = play_game(setup, channels, random.Random(seed), opening)
+        record = play_game(setup, channels, random.Random(seed), opening,
+                           controls=(control, control))
     finally:
         for channel in channels:
             channel.kill()
@@ -85,14 +87,13 @@ def winner_of(result: str) -> int | None:
 
 def bench(name: str, games: int, control: TimeControl, exact_time: float, seed: int,
           options: str) -> dict:
-    setup = Setup(name, control=control,
-                  adjudication=Adjudication(exact="decisive", exact_time=exact_time))
-    plain = Setup(name, control=control)
+    setup = Setup(name, adjudication=Adjudication(exact="decisive", exact_time=exact_time))
+    plain = Setup(name)
     found = {"games": games, "adjudicated": 0, "plies": [], "plain": [], "wall": [],
              "saved": [], "solver_differs": 0, "engines_differ": 0}
     for number in range(games):
-        found["plain"].append(timed_game(plain, seed + 10 * number, options)[1])
-        record, wall = timed_game(setup, seed + 10 * number, options)
+        found["plain"].append(timed_game(plain, control, seed + 10 * number, options)[1])
+        record, wall = timed_game(setup, control, seed + 10 * number, options)
         found["wall"].append(wall)
         if record.termination is not Termination.ADJUDICATED_EXACT:
             continue
@@ -103,7 +104,7 @@ def bench(name: str, games: int, control: TimeControl, exact_time: float, seed: 
             position.play(position.parse_move(text))
         verdict = winner_of(record.result)
         found["solver_differs"] += solver_winner(position, 4 * exact_time) != verdict
-        rest, rest_wall = timed_game(plain, seed + 10 * number, options,
+        rest, rest_wall = timed_game(plain, control, seed + 10 * number, options,
                                      Opening(1, tuple(record.moves)))
         found["saved"].append(rest_wall)
         found["engines_differ"] += winner_of(rest.result) != verdict

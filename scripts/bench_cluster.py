@@ -66,8 +66,10 @@ class Timer(RunObserver):
 def timed_run(game: str, games: int, out: Path, concurrency: int = 1,
               cluster: str | None = None) -> Timer:
     """One match of ``games`` games between the instant engines, timed."""
-    setup = Setup(game, control=TimeControl(main=3600))
-    engines = (EngineSpec(INSTANT_ENGINE, "first"), EngineSpec(INSTANT_ENGINE, "second"))
+    setup = Setup(game)
+    hour = TimeControl(main=3600)
+    engines = (EngineSpec(INSTANT_ENGINE, "first", control=hour),
+               EngineSpec(INSTANT_ENGINE, "second", control=hour))
     settings = MatchSettings(setup, engines, games, out, seed=1, concurrency=concurrency,
                              cluster=cluster)
     timer = Timer()

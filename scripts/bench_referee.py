@@ -36,13 +36,16 @@ INSTANT_ENGINE = " ".join(shlex.quote(word) for word in
                           (sys.executable, str(REPO / "tests" / "referee" / "bad_engine.py")))
 
 
+HOUR = TimeControl(3600)  # a clock no game here comes near
+
+
 def timed_games(setup: Setup, engines: list, games: int) -> tuple[float, float, int]:
     """Wall and CPU seconds for ``games`` games (colours alternating), and their plies."""
     plies = 0
     wall, cpu = time.perf_counter(), time.process_time()
     for number in range(games):
         record = play_game(setup, engines if number % 2 == 0 else engines[::-1],
-                           random.Random(number))
+                           random.Random(number), controls=(HOUR, HOUR))
         plies += len(record.moves)
     return time.perf_counter() - wall, time.process_time() - cpu, plies
 
@@ -56,7 +59,7 @@ def main(game: str, games: int, max_moves: int) -> None:
     engines = [EngineChannel(INSTANT_ENGINE), EngineChannel(INSTANT_ENGINE)]
     for engine in engines:  # wait until both have started, which is not the referee's time
         engine.send("set_game " + game, time.monotonic() + 60)
-    setup = Setup(game, control=TimeControl(3600), max_moves=max_moves)
+    setup = Setup(game, max_moves=max_moves)
     setup.make_game()  # loads every game module once: start-up, not overhead
     setup_wall, setup_cpu, _ = timed_games(replace(setup, max_moves=0), engines, games)
     wall, cpu, plies = timed_games(setup, engines, games)

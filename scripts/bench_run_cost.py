@@ -103,8 +103,9 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
     cols, rows = (int(part) for part in size.lower().split("x"))
     folder = out or Path(tempfile.mkdtemp(prefix="bench-run-",
                                           dir="/dev/shm" if Path("/dev/shm").is_dir() else None))
-    setup = Setup(game, size=(cols, rows), control=TimeControl(3600))
-    engines = (EngineSpec("a", "random-a"), EngineSpec("b", "random-b"))
+    setup = Setup(game, size=(cols, rows))
+    engines = (EngineSpec("a", "random-a", control=TimeControl(3600)),
+               EngineSpec("b", "random-b", control=TimeControl(3600)))
     run = Run(setup, engines, plan(2, games, seed=1), folder, seed=1)
     windows = Windows(window)
     results = ResultsFile(folder / RESULTS_NAME)

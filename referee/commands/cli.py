@@ -183,7 +183,7 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         timing.update(_tc(ctx, values["tc"]))
     games, pairs = _games(values["games"], values["rounds"], values["pairs"])
     setup = build_setup(values["game"], parse_options(values["options"]), size,
-                        control=time_control(**timing), time_margin=values["time_margin"],
+                        time_margin=values["time_margin"],
                         max_moves=values["max_moves"], command_timeout=values["command_timeout"],
                         adjudication=adjudication_from(values))
     specs = engine_specs(commands, values["engine_options"], timing)
@@ -237,7 +237,7 @@ def play(game: str, engine: str, colour: str, options: tuple[str, ...], boardsiz
         raise click.UsageError(f"--name {name!r} is the engine's name too; choose another")
     control = time_control(main_time, increment, byoyomi, stones, move_time)
     setup = build_setup(game, parse_options(options), parse_size(boardsize) if boardsize else None,
-                        control=control, max_moves=max_moves)
+                        max_moves=max_moves)
     person, machine = EngineSpec(HUMAN, name, control=control), EngineSpec(engine, engine,
                                                                           control=control)
     engines = (person, machine) if colour == "black" else (machine, person)

@@ -276,8 +276,7 @@ def _play(settings: MatchSettings, planned: list, seed: int,
                        f"the {len(planned)} asked for: none is played, and the summary covers "
                        f"all {done}", err=True)
         form = " in pairs" if settings.paired else ""
-        clocks = describe_clocks([(spec.name, spec.control or settings.setup.control)
-                                  for spec in settings.engines])
+        clocks = describe_clocks([(spec.name, spec.control) for spec in settings.engines])
         click.echo(f"{PROGRAM}: {settings.setup.game}, {len(planned)} games{form}{resumed}, "
                    f"{clocks}, seed {seed}, results in {settings.out}")
         with interruptible(runner):

@@ -106,7 +106,8 @@ class Event:
                                gauntlet=settings.gauntlet, paired=settings.pairs)
             except ValueError as error:
                 raise EventError(str(error)) from None
-        engines = tuple(EngineSpec("remote", name) for name in settings.names)
+        engines = tuple(EngineSpec("remote", name, control=settings.control)
+                        for name in settings.names)
         run = Run(settings.setup, engines, planned, settings.out, seed, anchor=settings.anchor)
         live = LiveGames()
         observers: list[RunObserver] = [*self.observers, ReportWriter(), LiveView(live)]

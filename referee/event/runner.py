@@ -35,6 +35,7 @@ from engine import COLOUR_NAMES, Outcome, Termination
 
 from ..plan.schedule import ScheduledGame, game_seed
 from ..plan.setup import Setup
+from ..play.entrants import EngineSpec
 from ..play.game import play_game
 from ..records.folder import write_summary
 from ..records.results import GameRecord
@@ -47,10 +48,10 @@ from .remote import RemoteChannel
 SUMMARY_SECONDS = 1.0
 
 
-def play_remote(setup: Setup, names: Sequence[str], channels: Sequence[RemoteChannel],
+def play_remote(setup: Setup, engines: Sequence[EngineSpec], channels: Sequence[RemoteChannel],
                 unit: tuple[ScheduledGame, ...], observer: RunObserver | None) -> TaskResult:
     """Play ``unit``'s games one after the other between remote engines (``channels`` by
-    participant index); each results row also keeps every move's measured time and lag
+    participant index, ``engines`` their names and time controls); each results row also keeps every move's measured time and lag
     allowance (``black_lag``, ``white_lag``: ``[seconds, allowance]`` per timed move)."""
     finished = []
     for game in unit:
@@ -58,11 +59,12 @@ def play_remote(setup: Setup, names: Sequence[str], channels: Sequence[RemoteCha
         for channel in pair:
             channel.new_game()
         moved = functools.partial(observer.move_played, game.game_no) if observer else None
-        record = play_game(setup, pair, random.Random(game.seed), game.opening, moved)
+        controls = (engines[game.black].control, engines[game.white].control)
+        record = play_game(setup, pair, random.Random(game.seed), game.opening, moved, controls)
         for colour, channel in enumerate(pair):
             if record.at_fault == colour and record.termination in RESTART_AFTER:
                 channel.kill()
-        row = result_row(game, record, names)
+        row = result_row(game, record, [spec.name for spec in engines])
         row["black_lag"], row["white_lag"] = ([list(move) for move in channel.moves]
                                               for channel in pair)
         finished.append(FinishedGame(row, game_result(game, record), tuple(record.clocks),
@@ -249,7 +251,7 @@ class EventRunner(Runner):
             todo.remove(unit)
             self._busy |= players
             observer = self.observer if self.executor.in_process else None
-            future = self.executor.submit(play_remote, self.run.setup, self.run.names,
+            future = self.executor.submit(play_remote, self.run.setup, self.run.engines,
                                           self.channels, unit, observer)
             in_flight[future] = unit
             for game in unit:

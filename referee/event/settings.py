@@ -69,6 +69,7 @@ class EventSettings:
     setup: Setup
     entrants: tuple[Entrant, ...]
     out: Path
+    control: TimeControl = TimeControl()  # every entrant's
     format: str = "round-robin"
     games: int = 2
     gauntlet: int = 0
@@ -94,8 +95,7 @@ class EventSettings:
         return {"game": setup.game, "options": dict(setup.options),
                 "size": list(setup.size) if setup.size else None,
                 "engines": [{"command": "remote", "name": name, "dir": None, "init": [],
-                             "control": None} for name in self.names],
-                "control": setup.control.as_dict(),
+                             "control": self.control.as_dict()} for name in self.names],
                 "time_margin": setup.time_margin, "max_moves": setup.max_moves,
                 "gauntlet": self.gauntlet, "pairs": self.pairs, "book": None, "sprt": None,
                 "anchor": ({"name": self.anchor[0], "elo": self.anchor[1]} if self.anchor
@@ -212,7 +212,7 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
     if not game:
         raise ValueError("no game (game = \"NAME\")")
     options = {str(key): str(value) for key, value in reader.get("options", dict, {}).items()}
-    setup = Setup(game, options, _size(reader.get("boardsize", (str, int))), _control(reader),
+    setup = Setup(game, options, _size(reader.get("boardsize", (str, int))),
                   reader.number("time-margin", 0.0), reader.whole("max-moves", DEFAULT_MAX_MOVES,
                                                                   1))
     try:
@@ -220,7 +220,7 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
     except ValueError as error:
         raise ValueError(f"game {game!r}: {error}") from None
     grace = reader.number("grace", 60.0)
-    setup = Setup(setup.game, setup.options, setup.size, setup.control, setup.time_margin,
+    setup = Setup(setup.game, setup.options, setup.size, setup.time_margin,
                   setup.max_moves, max(30.0, grace + COMMAND_TIMEOUT_SPARE))
     form = reader.get("format", str, "round-robin")
     if form not in FORMATS:
@@ -253,7 +253,7 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
     seed = reader.get("seed", int)
     return EventSettings(
         name=reader.get("name", str, path.stem), setup=setup, entrants=entrants,
-        out=home / reader.get("out", str, path.stem), format=form, games=games,
+        out=home / reader.get("out", str, path.stem), control=_control(reader), format=form, games=games,
         gauntlet=gauntlet, pairs=reader.get("pairs", bool, False), seed=seed, grace=grace,
         no_show=reader.number("no-show", 600.0), concurrency=reader.whole("concurrency", 0),
         listen=where,

@@ -14,7 +14,6 @@ from typing import Mapping
 from engine import Game, find_game
 
 from .adjudication import Adjudication
-from .time_control import TimeControl
 
 DEFAULT_MAX_MOVES = 1000
 DEFAULT_COMMAND_TIMEOUT = 30.0
@@ -22,8 +21,9 @@ DEFAULT_COMMAND_TIMEOUT = 30.0
 
 @dataclass(frozen=True)
 class Setup:
-    """What every game of a run shares: the game, its options and size, the default time
-    control, the grace before a late move loses, the limits, the adjudication rules.
+    """What every game of a run shares: the game, its options and size, the grace before a
+    late move loses, the limits, the adjudication rules. Time controls are each engine's
+    (:class:`referee.play.entrants.EngineSpec`), held there only.
 
     ``command_timeout`` bounds the answer to any command other than ``genmove`` (which the
     clock bounds), even when the clock would allow more; the time such an answer takes is
@@ -33,7 +33,6 @@ class Setup:
     game: str
     options: Mapping[str, str] = field(default_factory=dict)
     size: tuple[int, int] | None = None
-    control: TimeControl = TimeControl()
     time_margin: float = 0.0
     max_moves: int = DEFAULT_MAX_MOVES
     command_timeout: float = DEFAULT_COMMAND_TIMEOUT

@@ -28,14 +28,15 @@ from .channel import Channel, ChannelClosed, ChannelError, EngineChannel, GtpFai
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """One engine of a run; ``control`` ``None`` means the run's time control; ``memory`` and
-    ``cpus`` are the limits its processes run under (:mod:`.reaper`), ``None`` for none."""
+    """One engine of a run: how to start it, its name and its time control (the one place a
+    run holds time controls); ``memory`` and ``cpus`` are the limits its processes run under
+    (:mod:`.reaper`), ``None`` for none."""
 
     command: str
     name: str
     cwd: str | None = None
     init: tuple[str, ...] = ()
-    control: TimeControl | None = None
+    control: TimeControl = TimeControl()
     memory: int | None = None  # address-space limit, bytes
     cpus: str | None = None  # the CPU cores it may run on, as taskset writes them: 0,2-3
 
@@ -53,7 +54,7 @@ class EngineSpec:
                   if value is not None}  # only when set: older folders have no such keys
         return {"command": self.command, "name": self.name, "dir": self.cwd,
                 "init": list(self.init),
-                "control": self.control.as_dict() if self.control else None, **limits}
+                "control": self.control.as_dict(), **limits}
 
 
 class EngineSetupError(Exception):

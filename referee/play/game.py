@@ -104,7 +104,7 @@ class _Referee:
 
     def __init__(self, setup: Setup, engines: Sequence[Channel], rng: random.Random,
                  opening: Opening | None, observer: MoveObserver | None,
-                 controls: Sequence[TimeControl] | None,
+                 controls: Sequence[TimeControl],
                  analysis_observer: AnalysisObserver | None = None) -> None:
         self.setup = setup
         self.engines = engines
@@ -117,7 +117,6 @@ class _Referee:
                             if setup.adjudication.active else None)
         self.start_options, self.game = setup.start(opening, rng)
         self.position = self.game.initial_position()
-        controls = controls or (setup.control, setup.control)
         self.clocks = [Clock(control, setup.time_margin) for control in controls]
         self.used = [0.0, 0.0]
         self.timed_moves = [0, 0]
@@ -337,11 +336,11 @@ class _Referee:
 
 def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random,
               opening: Opening | None = None, observer: MoveObserver | None = None,
-              controls: Sequence[TimeControl] | None = None,
+              controls: Sequence[TimeControl] = (TimeControl(), TimeControl()),
               analysis_observer: AnalysisObserver | None = None) -> GameRecord:
     """Referee one game: ``engines[0]`` plays black, ``engines[1]`` white; ``rng`` draws the
     random start, if the game has one and the opening does not fix it. ``controls`` are the
-    time controls of black and white (default: ``setup.control`` for both);
+    time controls of black and white (by default a minute each, sudden death);
     ``analysis_observer`` hears each analysis an engine gave with its move. The channels are
     left open for the caller."""
     return _Referee(setup, engines, rng, opening, observer, controls, analysis_observer).run()

@@ -134,7 +134,7 @@ class SeatObserver(RunObserver):
 
     def game_started(self, game) -> None:
         specs = (self.run.engines[game.black], self.run.engines[game.white])
-        controls = [spec.control or self.run.setup.control for spec in specs]
+        controls = [spec.control for spec in specs]
         person = next((colour for colour, spec in enumerate(specs) if spec.command == HUMAN),
                       None)
         self.seat.game_started(game.game_no, (specs[0].name, specs[1].name),

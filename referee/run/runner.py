@@ -99,7 +99,7 @@ def play_task(task: Task) -> TaskResult:
             break
         observer = (functools.partial(task.observer.move_played, game.game_no)
                     if task.observer else None)
-        controls = [spec.control or task.setup.control for spec in specs]
+        controls = [spec.control for spec in specs]
         analysed = (functools.partial(task.observer.move_analysed, game.game_no)
                     if task.observer else None)
         record = play_game(task.setup, channels, random.Random(game.seed), game.opening,

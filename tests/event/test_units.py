@@ -157,15 +157,18 @@ class LoopbackClient:
                                              "text": answer, "think": 0.0})
 
 
+THIRTY_SECONDS = (TimeControl(30), TimeControl(30))
+
+
 def test_a_remote_engine_dropped_mid_game_is_brought_back_to_the_position():
-    setup = Setup("breakthrough", size=(5, 5), control=TimeControl(30), max_moves=200)
+    setup = Setup("breakthrough", size=(5, 5), max_moves=200)
     channel = RemoteChannel("remote", grace=10)
     channel.new_game()
     first = LoopbackClient(channel, drop_after=12)
     local = InProcessChannel(build_engine(Player(depth=1, seed=2)).respond)
     timer = threading.Timer(0.3, lambda: LoopbackClient(channel))
     timer.start()
-    record = play_game(setup, [channel, local], random.Random(1))
+    record = play_game(setup, [channel, local], random.Random(1), controls=THIRTY_SECONDS)
     timer.join()
     assert record.termination is Termination.NORMAL, record.reason
     assert len(first.commands) == 12
@@ -173,11 +176,11 @@ def test_a_remote_engine_dropped_mid_game_is_brought_back_to_the_position():
 
 
 def test_a_remote_engine_that_stays_away_loses_by_disconnect():
-    setup = Setup("breakthrough", size=(5, 5), control=TimeControl(30), max_moves=200)
+    setup = Setup("breakthrough", size=(5, 5), max_moves=200)
     channel = RemoteChannel("remote", grace=0.3)
     LoopbackClient(channel, drop_after=6)
     local = InProcessChannel(build_engine(Player(depth=1, seed=2)).respond)
-    record = play_game(setup, [channel, local], random.Random(1))
+    record = play_game(setup, [channel, local], random.Random(1), controls=THIRTY_SECONDS)
     assert record.termination is Termination.DISCONNECT
     assert record.at_fault == 0
     assert "did not come back within the 0.3 s grace window" in record.reason

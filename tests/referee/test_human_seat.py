@@ -82,9 +82,10 @@ def table():
     server = SeatServer(seat)
     engine = InProcessChannel(build_engine(Player(algorithm="random", seed=3)).respond)
     records: list = []
-    setup = Setup("domineering", size=(4, 4), control=TimeControl(60))
+    setup = Setup("domineering", size=(4, 4))
     thread = threading.Thread(target=lambda: records.append(
-        play_game(setup, [HumanChannel(seat), engine], random.Random(1), observer=seat.moved)),
+        play_game(setup, [HumanChannel(seat), engine], random.Random(1), observer=seat.moved,
+                  controls=(TimeControl(60), TimeControl(60)))),
         daemon=True)
     thread.start()
     page = Page(server.httpd.server_address[1])
@@ -259,7 +260,7 @@ def test_a_person_takes_a_seat_in_a_match(tmp_path):
     assert process.returncode == 0, errors
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text()
             .splitlines()]
-    named = "olympiad-engine"  # the engine's own name answer
+    named = "olympiad-random"  # the engine's own name answer (--algorithm random)
     assert [(row["black"], row["white"]) for row in rows] == [("human", named),
                                                               (named, "human")]
     for row in rows:

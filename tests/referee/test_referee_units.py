@@ -107,8 +107,8 @@ def test_in_process_channel_separates_failures_from_answers():
 # --- one game ----------------------------------------------------------------------------
 
 def test_a_full_game_is_legal_and_judged_by_the_referee():
-    record = play_game(Setup("loa", control=TimeControl(60)), [our_engine(1), our_engine(2)],
-                       random.Random(1))
+    record = play_game(Setup("loa"), [our_engine(1), our_engine(2)], random.Random(1),
+                       controls=(TimeControl(60), TimeControl(60)))
     assert record.termination == Termination.NORMAL
     position = find_game("loa")().initial_position()
     for text in record.moves:
@@ -132,7 +132,8 @@ def test_a_full_game_is_legal_and_judged_by_the_referee():
 ])
 def test_a_misbehaving_side_loses_with_the_right_termination(fault, termination, reason):
     bad = Scripted({2: fault})
-    record = play_game(Setup("loa", control=TimeControl(0.2)), [bad, our_engine()], random.Random(1))
+    record = play_game(Setup("loa"), [bad, our_engine()], random.Random(1),
+                       controls=(TimeControl(0.2), TimeControl(0.2)))
     assert (record.result, record.termination, record.at_fault) == ("W+", termination, 0)
     assert reason in record.reason and "\n" not in record.reason
     assert len(record.moves) == 2
@@ -161,8 +162,8 @@ def test_refusing_set_game_forfeits_before_any_move():
 
 
 def test_move_limit_is_a_draw_and_the_clock_is_refilled_by_the_increment():
-    record = play_game(Setup("loa", control=TimeControl(5, 2), max_moves=4),
-                       [our_engine(), our_engine()], random.Random(1))
+    record = play_game(Setup("loa", max_moves=4), [our_engine(), our_engine()],
+                       random.Random(1), controls=(TimeControl(5, 2), TimeControl(5, 2)))
     assert (record.result, record.termination) == ("0", Termination.MOVE_LIMIT)
     assert len(record.moves) == 4
     assert all(6 < clock <= 7 for clock in record.clocks[:2])
@@ -171,7 +172,8 @@ def test_move_limit_is_a_draw_and_the_clock_is_refilled_by_the_increment():
 
 def test_engines_are_set_up_with_the_same_commands():
     engines = [Scripted({}), Scripted({})]
-    play_game(Setup("loa", control=TimeControl(12.5), max_moves=2), engines, random.Random(1))
+    play_game(Setup("loa", max_moves=2), engines, random.Random(1),
+              controls=(TimeControl(12.5), TimeControl(12.5)))
     in_game = ("genmove", "play", "time_left")
     setups = [[command for command in engine.sent if not command.startswith(in_game)]
               for engine in engines]

@@ -179,18 +179,21 @@ def test_each_engine_plays_under_its_own_time_control():
     assert engines[1].sent[engines[1].sent.index("genmove_analyze white") - 1] \
         == "time_left white 2 1"
     byo = [Recording(delay=0.02), Recording(delay=0.02)]  # each move outlasts main time
-    play_game(Setup("loa", control=TimeControl(0.01, 0, 5, 3), max_moves=4), byo,
-              random.Random(1))
+    play_game(Setup("loa", max_moves=4), byo, random.Random(1),
+              controls=(TimeControl(0.01, 0, 5, 3), TimeControl(0.01, 0, 5, 3)))
     lefts = [command for command in byo[0].sent if command.startswith("time_left")]
     assert lefts[0] == "time_left black 0.01 0" and lefts[1].endswith(" 2")  # in a period
 
 
 def test_a_late_move_within_the_margin_is_not_lost_on_time():
     slow = [Recording(delay=0.15), Recording()]
-    setup = Setup("loa", control=TimeControl.per_move(0.05), max_moves=2)
-    assert play_game(setup, slow, random.Random(1)).termination == Termination.TIMEOUT
-    forgiven = Setup("loa", control=TimeControl.per_move(0.05), time_margin=5, max_moves=2)
-    record = play_game(forgiven, [Recording(delay=0.15), Recording()], random.Random(1))
+    per_move = (TimeControl.per_move(0.05), TimeControl.per_move(0.05))
+    setup = Setup("loa", max_moves=2)
+    assert play_game(setup, slow, random.Random(1), controls=per_move).termination \
+        == Termination.TIMEOUT
+    forgiven = Setup("loa", time_margin=5, max_moves=2)
+    record = play_game(forgiven, [Recording(delay=0.15), Recording()], random.Random(1),
+                       controls=per_move)
     assert record.termination == Termination.MOVE_LIMIT
     assert record.lowest[0] is not None and record.lowest[0] < 0
 

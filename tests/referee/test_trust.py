@@ -108,10 +108,11 @@ def stalling_game(stall: str):
     """A Breakthrough game (on a board size set with ``boardsize``) on the clock, 1 s each,
     between the first-move engine that waits before answering ``stall`` (``COMMAND=SECONDS``)
     as black and one that does not."""
-    setup = Setup("breakthrough", size=(6, 6), control=TimeControl(main=1), max_moves=60)
+    setup = Setup("breakthrough", size=(6, 6), max_moves=60)
     engines = [EngineChannel(f"{BAD_ENGINE} --stall {stall}"), EngineChannel(BAD_ENGINE)]
     try:
-        return play_game(setup, engines, random.Random(1))
+        return play_game(setup, engines, random.Random(1),
+                         controls=(TimeControl(main=1), TimeControl(main=1)))
     finally:
         for engine in engines:
             engine.kill()
