@@ -149,8 +149,6 @@ class RegionRules:
         return None
 
 
-
-
 class SumSolver:
     """Exact outcomes of regions and of sums of regions, with their tables kept between calls.
 

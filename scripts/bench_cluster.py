@@ -27,7 +27,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -38,7 +37,9 @@ from referee.commands.match import MatchSettings, run_match  # noqa: E402
 from referee.plan.setup import Setup  # noqa: E402
 from referee.plan.time_control import TimeControl  # noqa: E402
 from referee.play.entrants import EngineSpec  # noqa: E402
+from referee.records.results import FinishedGame  # noqa: E402
 from referee.run.observer import RunObserver  # noqa: E402
+from referee.stats.summary import Summary  # noqa: E402
 
 INSTANT_ENGINE = " ".join(shlex.quote(word) for word in
                           (sys.executable, str(REPO / "tests" / "referee" / "bad_engine.py")))
@@ -51,9 +52,9 @@ class Timer(RunObserver):
         self.marks: list[tuple[float, float, float]] = []
         self.plies = 0
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
         self.marks.append((time.perf_counter(), time.thread_time(), time.process_time()))
-        self.plies += row["plies"]
+        self.plies += game.result.plies
 
     def figures(self) -> tuple[float, float, float]:
         """Games per hour, driver-thread and process CPU milliseconds per game (steady state)."""

@@ -43,11 +43,13 @@ from referee.plan.time_control import TimeControl  # noqa: E402
 from referee.play.channel import InProcessChannel  # noqa: E402
 from referee.play.entrants import EngineSpec  # noqa: E402
 from referee.records.folder import RESULTS_NAME, ResultsFile  # noqa: E402
+from referee.records.results import FinishedGame  # noqa: E402
 from referee.report.folder import write_report  # noqa: E402
 from referee.report.observers import ReportWriter  # noqa: E402
 from referee.run.executor import ThreadExecutor  # noqa: E402
 from referee.run.observer import Observers, Run, RunObserver  # noqa: E402
 from referee.run.runner import Runner  # noqa: E402
+from referee.stats.summary import Summary  # noqa: E402
 
 
 class Windows(RunObserver):
@@ -74,9 +76,9 @@ class Windows(RunObserver):
     def run_started(self, run: Run) -> None:
         self.mark(0)
 
-    def game_finished(self, row: dict, summary: dict) -> None:
-        if summary["games"] % self.width == 0:
-            self.mark(summary["games"])
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
+        if summary.games % self.width == 0:
+            self.mark(summary.games)
 
 
 def resident_mib() -> float:

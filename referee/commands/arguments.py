@@ -26,10 +26,6 @@ from ..text import decimal, sprt_values, whole
 _SIZE = re.compile(r"([0-9]+)(?:x([0-9]+))?")
 
 
-
-
-
-
 class _AsciiNumber:
     """Reads text with ``read`` (:func:`whole` or :func:`decimal`) before click's own range
     check, so that click never sees text its ``int()``/``float()`` would take wrongly."""
@@ -89,8 +85,6 @@ def parse_options(words: tuple[str, ...]) -> dict[str, str]:
             raise click.BadParameter(f"{word!r} is not KEY=VALUE", param_hint="--option")
         options[key.lower()] = value
     return options
-
-
 
 
 def build_setup(game: str, options: dict[str, str], size: tuple[int, int] | None,

@@ -23,10 +23,14 @@ from typing import Any, Callable
 
 import click
 
+from engine import Termination
+
 from ..records.folder import GAMES_DIR, REPORT_NAME, RESULTS_NAME
+from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats import format_summary
 from ..stats.output import format_score_line
+from ..stats.summary import Summary
 
 
 class Progress(RunObserver):
@@ -43,42 +47,47 @@ class Progress(RunObserver):
         self.out = run.out
         self.total = max(len(run.planned), run.tally.games)
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
-        how = "" if row["termination"] == "normal" else f" {row['termination']}"
-        line = (f"[{summary['games']}/{self.total}] game {row['game_no']}: {row['black']} vs "
-                f"{row['white']}: {row['result']}{how} ({row['reason']}), {row['plies']} plies")
-        if len(summary["engines"]) > 2:  # two engines: the Score of line follows
-            leader = summary["standings"][0]
-            line += f" | leads: {leader['name']} {leader['points']:g}/{leader['games']}"
-        sprt = summary.get("sprt")
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
+        result, names = game.result, summary.engines
+        outcome = result.outcome
+        how = "" if outcome.termination is Termination.NORMAL else f" {outcome.termination.value}"
+        line = (f"[{summary.games}/{self.total}] game {result.game_no}: {names[result.black - 1]} "
+                f"vs {names[result.white - 1]}: {outcome.result}{how} ({outcome.reason}), "
+                f"{result.plies} plies")
+        if len(names) > 2:  # two engines: the Score of line follows
+            leader = summary.standings[0]
+            line += f" | leads: {leader.name} {leader.points:g}/{leader.games}"
+        sprt = summary.headline.sprt
         if sprt:
-            line += f" | llr {sprt['llr']:.2f} [{sprt['lower']:.2f}, {sprt['upper']:.2f}]"
+            lower, upper = sprt.bounds
+            line += f" | llr {sprt.llr:.2f} [{lower:.2f}, {upper:.2f}]"
         self.echo(line)
         self._score(summary)
-        if self.report_every and summary["games"] % self.report_every == 0:
+        if self.report_every and summary.games % self.report_every == 0:
             self._summary(summary)
 
-    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+    def run_finished(self, summary: Summary, stopped: str | None) -> None:
         self._score(summary)
         self._summary(summary)
-        if stopped == "sprt":
-            sprt = summary["sprt"]
-            bound = sprt["upper"] if sprt["verdict"] == "H1" else sprt["lower"]
-            self.echo(f"SPRT: {sprt['verdict']} accepted after {summary['games']} games "
-                      f"(llr {sprt['llr']:.2f}, bound {bound:.2f})")
+        sprt = summary.headline.sprt
+        if stopped == "sprt" and sprt:
+            lower, upper = sprt.bounds
+            bound = upper if sprt.verdict == "H1" else lower
+            self.echo(f"SPRT: {sprt.verdict} accepted after {summary.games} games "
+                      f"(llr {sprt.llr:.2f}, bound {bound:.2f})")
         self.echo(f"Report: {self.out / REPORT_NAME}")
         self.echo(f"Records: {self.out / RESULTS_NAME}, {self.out / GAMES_DIR}/")
 
-    def _score(self, summary: dict[str, Any]) -> None:
+    def _score(self, summary: Summary) -> None:
         """cutechess's "Score of" line of a two-engine run, once per game count."""
-        if len(summary["engines"]) == 2 and summary["games"] and self.score_at != summary["games"]:
-            self.score_at = summary["games"]
+        if len(summary.engines) == 2 and summary.games and self.score_at != summary.games:
+            self.score_at = summary.games
             self.echo(format_score_line(summary))
 
-    def _summary(self, summary: dict[str, Any]) -> None:
+    def _summary(self, summary: Summary) -> None:
         """The summary, unless it was just printed for the same games."""
-        if self.summary_at != summary["games"]:
-            self.summary_at = summary["games"]
+        if self.summary_at != summary.games:
+            self.summary_at = summary.games
             self.echo(format_summary(summary))
 
 
@@ -121,35 +130,38 @@ class ProgressBar(RunObserver):
             self.playing.add(game.game_no)
             self.bar.update(self.task, playing=len(self.playing))
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
         if self.bar is not None:
-            self.playing.discard(row["game_no"])
+            self.playing.discard(game.result.game_no)
             self.bar.update(self.task, advance=1, playing=len(self.playing),
                             info=standing_text(summary))
 
-    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+    def run_finished(self, summary: Summary, stopped: str | None) -> None:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
 
 
-def standing_text(summary: dict[str, Any]) -> str:
+def standing_text(summary: Summary) -> str:
     """The bar's short word on the run: the score of a match, the leader of a round robin, and
     the SPRT's log-likelihood ratio with its bounds.
 
-    >>> standing_text({"engines": ["a", "b"], "wdl": [3, 0, 1],
-    ...                "sprt": {"llr": 1.234, "lower": -2.94, "upper": 2.94}})
-    'score 3.5-0.5, llr 1.23 (-2.94, 2.94)'
-    >>> standing_text({"engines": ["a", "b", "c"], "standings": [{"name": "c", "points": 2.5}]})
-    'leader c 2.5'
+    >>> from engine import Outcome, Termination
+    >>> from referee.records.results import GameResult
+    >>> from referee.stats import summarize
+    >>> games = [GameResult(n, 1 + n % 2, 2 - n % 2, Outcome(0, Termination.NORMAL, ""))
+    ...          for n in range(1, 4)]
+    >>> standing_text(summarize(games, ["a", "b"])), standing_text(summarize(games, "abc"))
+    ('score 1-2', 'leader b 2')
     """
-    if len(summary["engines"]) == 2:
-        wins, losses, draws = summary["wdl"]
-        text = f"score {wins + draws / 2:g}-{losses + draws / 2:g}"
+    if len(summary.engines) == 2:
+        head = summary.headline
+        text = f"score {head.wins + head.draws / 2:g}-{head.losses + head.draws / 2:g}"
     else:
-        leader = summary["standings"][0]
-        text = f"leader {leader['name'][:30]} {leader['points']:g}"
-    sprt = summary.get("sprt")
-    if sprt and sprt.get("llr") is not None:
-        text += f", llr {sprt['llr']:.2f} ({sprt['lower']:.2f}, {sprt['upper']:.2f})"
+        leader = summary.standings[0]
+        text = f"leader {leader.name[:30]} {leader.points:g}"
+    sprt = summary.headline.sprt
+    if sprt:
+        lower, upper = sprt.bounds
+        text += f", llr {sprt.llr:.2f} ({lower:.2f}, {upper:.2f})"
     return text

@@ -38,10 +38,6 @@ class RecordedRun:
     results: list[GameResult]
 
 
-
-
-
-
 def read_run(folder: Path) -> RecordedRun:
     """One output folder; raises ``click.UsageError`` when it is not one."""
     results_path = folder / RESULTS_NAME
@@ -86,10 +82,6 @@ def merge(runs: Sequence[RecordedRun]) -> tuple[list[str], list[GameResult]]:
     return names, merged
 
 
-
-
-
-
 @click.command("stats", context_settings={"max_content_width": 100})
 @click.argument("folders", nargs=-1, required=True,
                 type=click.Path(path_type=Path), metavar="DIR [DIR ...]")
@@ -112,6 +104,6 @@ def stats_command(folders: tuple[Path, ...], as_json: bool, sprt_words: str | No
     except (SprtError, ValueError) as error:
         raise click.UsageError(str(error)) from None
     if as_json:
-        click.echo(json.dumps(summary, indent=2, allow_nan=False))
+        click.echo(json.dumps(summary.as_json(), indent=2, allow_nan=False))
     else:
         click.echo(format_summary(summary))

@@ -38,10 +38,11 @@ from ..plan.setup import Setup
 from ..play.entrants import EngineSpec
 from ..play.game import play_game
 from ..records.folder import write_summary
-from ..records.results import GameRecord
-from ..run.runner import (POLL_SECONDS, RESTART_AFTER, FinishedGame, Runner, TaskResult,
+from ..records.results import FinishedGame, GameRecord
+from ..run.runner import (POLL_SECONDS, RESTART_AFTER, Runner, TaskResult,
                           game_result, result_row)
 from ..run.observer import RunObserver
+from ..stats.summary import Summary
 from .remote import RemoteChannel
 
 # The least seconds between two recomputations of the summary (standings, ratings) in an event.
@@ -201,7 +202,7 @@ class EventRunner(Runner):
         self.observer.run_finished(self.summary, stopped)
         return stopped
 
-    def _summarize(self) -> dict[str, Any]:
+    def _summarize(self) -> Summary:
         """The summary of every finished game, recomputed at most every
         :data:`SUMMARY_SECONDS` (the ratings of a large field take a while to fit, and a busy
         event finishes several games a second); the results themselves are written at once."""
@@ -215,7 +216,7 @@ class EventRunner(Runner):
         """The summary of every game, however recent the last one, at the end of the run."""
         self._summarized_at = -float("inf")
         self.summary = self._summarize()
-        write_summary(self.run.out, self.summary)
+        write_summary(self.run.out, self.summary.as_json())
 
     def _count_pairing(self, black: int, white: int) -> None:
         self.met[frozenset({black, white})] += 1

@@ -75,8 +75,6 @@ class BookError(ValueError):
     """A book that cannot be used for this run; the message is one line naming the place."""
 
 
-
-
 def load_book(path: str | Path, setup: Setup, plies: int | None = None) -> list[Opening]:
     """The openings of the book at ``path`` (a text book, an SGF file or a folder of SGF files),
     each checked with the rules of ``setup``'s game, cut to ``plies`` moves when given; raises

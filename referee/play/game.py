@@ -76,10 +76,6 @@ MoveObserver = Callable[[int, str, "tuple[float, float]"], None]
 AnalysisObserver = Callable[[int, Analysis], None]
 
 
-
-
-
-
 class Forfeit(Exception):
     """An engine broke the rules or the protocol; it loses the game."""
 
@@ -88,8 +84,6 @@ class Forfeit(Exception):
         self.colour = colour
         self.termination = termination
         self.reason = reason
-
-
 
 
 def _transport_termination(error: ChannelError) -> Termination:

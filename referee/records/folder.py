@@ -125,8 +125,6 @@ def refuse_links(out: Path) -> None:
                                 f"files in its folder (remove the link or use another --out)")
 
 
-
-
 def _sgf_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 

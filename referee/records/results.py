@@ -1,8 +1,9 @@
 """A finished game as the statistics see it, parsed once from its ``results.jsonl`` row.
 
 The row (SPEC 3.3 plus the fields of the tournament manager) stores the result as ``B+``,
-``W+`` or ``0`` and the termination as text; :meth:`GameResult.from_row` turns them into a
-winner colour and a :class:`~engine.core.Termination`, so that no statistic re-parses strings.
+``W+`` or ``0`` and the termination as text; :meth:`GameResult.from_row` turns them back into
+the rules' :class:`~engine.core.Outcome` (winner colour, termination, reason), the value a
+result carries from the referee's game to every reader, so that nothing re-parses strings.
 Rows written before pairs, openings and per-side clocks existed lack those fields: they read
 as ``None`` (no pair, no opening, unknown move count or least time left), never as zero.
 
@@ -32,19 +33,19 @@ class ResultError(ValueError):
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: who played which colour, who won and how, and the clocks.
+    """One finished game: who played which colour, how it ended, and the clocks.
 
     ``black`` and ``white`` are 1-based engine indices (the order of the command line);
-    ``winner`` and ``at_fault`` are colours (0 black, 1 white) or ``None``; ``first`` is the
-    colour that moves first by the game's rules. ``moves``, ``used`` and ``min_left`` are
+    ``outcome`` is the rules' (or the referee's) end of the game, and ``winner`` and
+    ``termination`` are its parts; ``at_fault`` is a colour (0 black, 1 white) or ``None``;
+    ``first`` is the colour that moves first by the game's rules. ``moves``, ``used`` and ``min_left`` are
     (black, white) pairs: timed moves made, seconds used, least clock left after a move.
     """
 
     game_no: int
     black: int
     white: int
-    winner: int | None
-    termination: Termination
+    outcome: Outcome
     plies: int = 0
     pair: int | None = None
     opening: int | None = None
@@ -61,8 +62,10 @@ class GameResult:
         try:
             return cls(
                 game_no=int(number), black=int(row["black_index"]),
-                white=int(row["white_index"]), winner=WINNERS[row["result"]],
-                termination=Termination(row["termination"]), plies=int(row.get("plies") or 0),
+                white=int(row["white_index"]),
+                outcome=Outcome(WINNERS[row["result"]], Termination(row["termination"]),
+                                str(row.get("reason") or "")),
+                plies=int(row.get("plies") or 0),
                 pair=_optional(row.get("pair"), int), opening=_optional(row.get("opening"), int),
                 at_fault=_colour(row.get("at_fault")), first=_first_player(row),
                 moves=(_optional(row.get("black_moves"), int),
@@ -73,6 +76,14 @@ class GameResult:
                           _optional(row.get("white_min_left"), float)))
         except (KeyError, TypeError, ValueError) as error:
             raise ResultError(f"game {number}: unreadable results row ({error!r})") from None
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner
+
+    @property
+    def termination(self) -> Termination:
+        return self.outcome.termination
 
     def colour_of(self, engine: int) -> int | None:
         """The colour ``engine`` (1-based) played in this game, ``None`` if it did not play."""
@@ -162,11 +173,25 @@ class GameRecord:
         """This game as the statistics see it, ``black`` and ``white`` being the engines'
         1-based indices: built from the values, not parsed back from its results row."""
         return GameResult(
-            game_no, black, white, self.outcome.winner, self.outcome.termination,
-            plies=len(self.moves), pair=pair, opening=opening, at_fault=self.at_fault,
+            game_no, black, white, self.outcome, plies=len(self.moves), pair=pair,
+            opening=opening, at_fault=self.at_fault,
             first=self.game.first_player, moves=tuple(self.timed_moves),  # type: ignore[arg-type]
             used=tuple(self.used), min_left=tuple(  # type: ignore[arg-type]
                 None if left is None else round(left, 3) for left in self.lowest))
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as the runner hands it on, plain data that crosses processes: its
+    results row (what the folder keeps), the game as the statistics and observers see it
+    (:class:`GameResult`, built from the game's values, never parsed back from the row), the
+    mover's clock after each move (``None`` for opening moves) and the colour that moved
+    first, for its SGF record."""
+
+    row: dict[str, Any]
+    result: GameResult
+    clocks: tuple[float | None, ...]
+    first_player: str
 
 
 def game_of_row(row: Mapping[str, Any]) -> Game:

@@ -25,27 +25,13 @@ from engine.search import Analysis
 
 from ..plan.schedule import ScheduledGame
 from ..records.folder import RESULTS_NAME, read_game_rows
+from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
+from ..stats.summary import Summary, point_of
 from .charts import Sample
 from .folder import append_to_games_list, report_data, write_game, write_games_list, write_page
 from .page import ReportData, game_file
 from .server import LiveGame, LiveGames
-
-HISTORY_KEYS = ("games", "pairs", "elo", "elo_95", "nelo", "los")
-
-
-def history_point(summary: dict[str, Any]) -> dict[str, Any]:
-    """The figures after the last game, as :func:`referee.stats.history` lists them, read
-    from the summary of all games so far.
-
-    >>> history_point({"games": 2, "pairs": 1, "elo": 5.0, "elo_95": [-1, 11], "nelo": 4.0,
-    ...                "los": 0.7, "sprt": {"llr": 0.25}})
-    {'games': 2, 'pairs': 1, 'elo': 5.0, 'elo_95': [-1, 11], 'nelo': 4.0, 'los': 0.7, 'llr': 0.25}
-    """
-    point = {key: summary.get(key) for key in HISTORY_KEYS}
-    if summary.get("sprt"):
-        point["llr"] = summary["sprt"]["llr"]
-    return point
 
 
 class ReportWriter(RunObserver):
@@ -78,18 +64,18 @@ class ReportWriter(RunObserver):
         self._safely(lambda: write_games_list(self.out, rows))
         self._write()
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
         if self.data is None:
             return
-        self.sample.add(history_point(summary))
+        self.sample.add(point_of(summary.headline, summary.games, summary.pairs))
         self.data = ReportData(self.data.settings, self.data.names, summary,
                                self.sample.points(), self.data.planned)
-        self._safely(lambda: write_game(self.out, row, self.data.settings))
-        self._safely(lambda: append_to_games_list(self.out, row))
+        self._safely(lambda: write_game(self.out, game.row, self.data.settings))
+        self._safely(lambda: append_to_games_list(self.out, game.row))
         if self.clock() - self.written_at >= self.min_interval:
             self._write()
 
-    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+    def run_finished(self, summary: Summary, stopped: str | None) -> None:
         if self.data is not None:
             self._write()
 
@@ -140,9 +126,9 @@ class LiveView(RunObserver):
     def move_analysed(self, game_no: int, ply: int, analysis: Analysis) -> None:
         self.live.analyse(game_no, ply, analysis)
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
-        self.live.finish(row["game_no"])
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
+        self.live.finish(game.result.game_no)
 
-    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+    def run_finished(self, summary: Summary, stopped: str | None) -> None:
         self.live.running = False
         self.live.clear()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
 from importlib import resources
 from typing import Any, Mapping, Sequence
@@ -23,9 +23,9 @@ from ..plan.time_control import TimeControl, describe_clocks
 from ..records.folder import ASSETS_DIR
 from ..stats.figures import UNDEFINED, estimate_text, from_json, interval_text
 from ..stats.figures import text as figure_text
-from ..stats.output import standing_order, verdict_text
+from ..stats.output import crosstable_cells, verdict_text
+from ..stats.summary import Summary
 from .charts import line_chart
-
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class ReportData:
 
     settings: Mapping[str, Any]
     names: Sequence[str]
-    summary: Mapping[str, Any] = field(default_factory=dict)
+    summary: Summary | None = None
     history: Sequence[Mapping[str, Any]] = ()
     planned: int | None = None
 
@@ -112,107 +112,98 @@ def _section(anchor: str, title: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{escape(title)}</h2>\n{body}\n</section>'
 
 
-# --- the summary's sections (keys as referee.stats.summarize writes them) --------------------
+# --- the summary's sections (a referee.stats.Summary; None before the first game) -----------
 
-def headline(summary: Mapping[str, Any]) -> str:
+def headline(summary: Summary) -> str:
     """The first engine's figures against its opponent (issue 11's list): empty without games
     or with more than two engines."""
-    names = summary.get("engines") or []
-    if len(names) != 2 or not summary.get("games"):
+    names = summary.engines
+    if len(names) != 2 or not summary.games:
         return ""
-    games = summary["games"]
-    wins, losses, draws = summary["wdl"]
+    head = summary.headline
+    paired = head.model == "pentanomial"
     figures = [
-        ("games", f"{games}" + (f" ({summary['pairs']} complete pairs)"
-                                if summary.get("model") == "pentanomial" else "")),
-        ("wins / draws / losses", f"{wins} / {draws} / {losses} ({percent(summary.get('score'))})"),
-        ("Elo", estimate_text(summary.get("elo"), summary.get("elo_error"),
-                              summary.get("elo_95"), 1)),
-        ("95 % interval", interval_text(summary.get("elo_95"))),
-        ("normalized Elo", estimate_text(summary.get("nelo"), summary.get("nelo_error"), None,
-                                         1)),
-        ("likelihood of superiority", percent(summary.get("los"))),
-        ("draw ratio", percent(summary.get("draw_ratio"))),
-        ("first player's score", percent((summary.get("first_player") or {}).get("score"))),
-        ("model", str(summary.get("model", "–"))),
+        ("games", f"{summary.games}" + (f" ({summary.pairs} complete pairs)" if paired else "")),
+        ("wins / draws / losses",
+         f"{head.wins} / {head.draws} / {head.losses} ({percent(head.score)})"),
+        ("Elo", estimate_text(head.elo.elo, head.elo.elo_error, head.elo.interval, 1)),
+        ("95 % interval", interval_text(head.elo.interval)),
+        ("normalized Elo", estimate_text(head.elo.nelo, head.elo.nelo_error, None, 1)),
+        ("likelihood of superiority", percent(head.elo.los)),
+        ("draw ratio", percent(summary.draw_ratio)),
+        ("first player's score", percent(summary.first_player.score)),
+        ("model", head.model),
     ]
-    if summary.get("model") == "pentanomial":
-        figures.append(("pentanomial [0, ½, 1, 1½, 2]", number(summary.get("pentanomial"))))
+    if paired:
+        figures.append(("pentanomial [0, ½, 1, 1½, 2]", number(list(head.pentanomial))))
     cells = "".join(f'<tr><th class="name">{escape(label)}</th><td>{escape(text)}</td></tr>'
                     for label, text in figures)
     return (f'<p class="note">{escape(names[0])} against {escape(names[1])}:</p>'
             f'<table class="headline">{cells}</table>')
 
 
-def standings_section(summary: Mapping[str, Any]) -> str:
+def standings_section(summary: Summary | None) -> str:
     """Every engine against the field: score, Elo with its interval, LOS, score as first and
     as second player; then the Bradley-Terry ratings when there are more than two engines."""
-    rows = []
-    for row in summary.get("standings") or []:
-        rows.append([str(row["rank"]), row["name"], str(row["games"]), str(row["wins"]),
-                     str(row["draws"]), str(row["losses"]), f"{row['points']:g}",
-                     percent(row.get("score")), signed(row.get("elo")),
-                     interval_text(row.get("elo_95")), percent(row.get("los")),
-                     percent(row["as_first"]["score"]), percent(row["as_second"]["score"])])
-    if not summary.get("games"):
+    if summary is None or not summary.games:
         return _section("standings", "Standings", '<p class="note">no game finished yet</p>')
+    rows = [[str(row.rank), row.name, str(row.games), str(row.wins), str(row.draws),
+             str(row.losses), f"{row.points:g}", percent(row.score), signed(row.elo.elo),
+             interval_text(row.elo.interval), percent(row.elo.los), percent(row.as_first.score),
+             percent(row.as_second.score)] for row in summary.standings]
     body = headline(summary) + table(
         ["#", "engine", "games", "wins", "draws", "losses", "points", "score", "Elo",
          "95 % interval", "LOS", "as first", "as second"], rows, names=2)
-    ratings = summary.get("ratings")
+    ratings = summary.ratings
     if ratings:
-        anchor = ratings.get("anchor")
-        basis = f"anchored at {anchor['name']} = {anchor['elo']:g}" if anchor else "mean 0"
-        if ratings.get("virtual_draws"):
-            basis += f", {ratings['virtual_draws']} virtual draw per pairing"
+        anchor = ratings.anchor
+        basis = f"anchored at {anchor[0]} = {anchor[1]:g}" if anchor else "mean 0"
+        if ratings.virtual_draws:
+            basis += f", {ratings.virtual_draws} virtual draw per pairing"
         body += (f"<h3>Ratings (Bradley–Terry, maximum likelihood; {escape(basis)})</h3>"
                  + table(["#", "engine", "Elo", "±"],
-                         [[str(rank), row["name"], signed(row.get("elo")),
-                           number(row.get("error"))]
-                          for rank, row in enumerate(ratings["engines"], 1)], names=2))
+                         [[str(rank), row.name, signed(row.elo), number(row.error)]
+                          for rank, row in enumerate(ratings.engines, 1)], names=2))
     return _section("standings", "Standings", body)
 
 
-def crosstable_section(summary: Mapping[str, Any]) -> str:
+def crosstable_section(summary: Summary | None) -> str:
     """Each engine's points against each other engine; only with more than two engines."""
-    names = summary.get("engines") or []
-    cells = summary.get("crosstable")
-    if len(names) < 3 or not cells:
+    if summary is None or len(summary.engines) < 3 or not summary.games:
         return ""
-    order = standing_order(summary)
-    rows = [[str(rank), names[me]] + ["–" if other == me else
-                                      (f"{cells[me][other]['points']:g}/"
-                                       f"{cells[me][other]['games']}" if cells[me][other] else "")
-                                      for other in order]
-            for rank, me in enumerate(order, 1)]
-    head = ["#", "engine"] + [str(rank) for rank in range(1, len(names) + 1)]
+    cells = crosstable_cells(summary, diagonal="–")
+    rows = [[str(rank), summary.engines[me]] + cells[rank - 1]
+            for rank, me in enumerate(summary.order, 1)]
+    head = ["#", "engine"] + [str(rank) for rank in range(1, len(summary.engines) + 1)]
     return _section("crosstable", "Crosstable (points/games)", table(head, rows, names=2))
 
 
-def sprt_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> str:
+def sprt_section(summary: Summary | None, history: Sequence[Mapping[str, Any]]) -> str:
     """The SPRT's settings, its log-likelihood ratio over games with the two bounds, and the
     verdict; empty when the run has no SPRT."""
-    sprt = summary.get("sprt")
-    if not sprt:
+    sprt = summary.headline.sprt if summary is not None else None
+    if sprt is None:
         return ""
     said = verdict_text(sprt)
-    settings = (f"elo0 {sprt['elo0']:g}, elo1 {sprt['elo1']:g}, alpha {sprt['alpha']:g}, "
-                f"beta {sprt['beta']:g}, {sprt['model']} model")
+    given = sprt.settings
+    settings = (f"elo0 {given.elo0:g}, elo1 {given.elo1:g}, alpha {given.alpha:g}, "
+                f"beta {given.beta:g}, {given.model} model")
+    lower, upper = sprt.bounds
     points = [entry for entry in history if entry.get("llr") is not None]
     chart = line_chart([entry["games"] for entry in points], [entry["llr"] for entry in points],
-                       levels=[(sprt["lower"], f"lower bound {sprt['lower']:.2f}: H0"),
-                               (sprt["upper"], f"upper bound {sprt['upper']:.2f}: H1")],
+                       levels=[(lower, f"lower bound {lower:.2f}: H0"),
+                               (upper, f"upper bound {upper:.2f}: H1")],
                        title="log-likelihood ratio after each game")
     body = (f'<p><span class="verdict">{escape(said)}</span>; LLR '
-            f'{number(sprt.get("llr"), 2)} in ({sprt["lower"]:.2f}, {sprt["upper"]:.2f})</p>'
+            f'{number(sprt.llr, 2)} in ({lower:.2f}, {upper:.2f})</p>'
             f'<p class="note">{escape(settings)}</p>{chart}')
     return _section("sprt", "SPRT", body)
 
 
-def elo_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]) -> str:
+def elo_section(summary: Summary | None, history: Sequence[Mapping[str, Any]]) -> str:
     """The first engine's Elo difference with its 95 % interval after each game (two engines);
     an infinite figure (a perfect score) is drawn at the edge of the chart."""
-    names = summary.get("engines") or []
+    names = summary.engines if summary is not None else ()
     if len(names) != 2 or not history:
         return ""
     elos = [from_json(entry.get("elo")) for entry in history]
@@ -227,27 +218,27 @@ def elo_section(summary: Mapping[str, Any], history: Sequence[Mapping[str, Any]]
     return _section("elo", f"Elo of {names[0]} over games", body)
 
 
-def terminations_section(summary: Mapping[str, Any]) -> str:
+def terminations_section(summary: Summary | None) -> str:
     """How games ended: overall, then per engine for its wins, draws and losses, and the
     terminations it was at fault for."""
-    if not summary.get("games"):
+    if summary is None or not summary.games:
         return ""
-    rows = [[row["name"], _counts(row["terminations"]["wins"]),
-             _counts(row["terminations"]["draws"]), _counts(row["terminations"]["losses"]),
-             _counts(row.get("at_fault"))] for row in summary.get("standings") or []]
-    body = (f"<p>All games: {escape(_counts(summary.get('terminations')))}</p>"
+    rows = [[row.name, _counts(row.terminations["wins"]), _counts(row.terminations["draws"]),
+             _counts(row.terminations["losses"]), _counts(row.at_fault)]
+            for row in summary.standings]
+    body = (f"<p>All games: {escape(_counts(summary.terminations))}</p>"
             + table(["engine", "its wins by", "its draws by", "its losses by", "at fault"], rows,
                     names=5))
     return _section("terminations", "Terminations", body)
 
 
-def time_section(summary: Mapping[str, Any]) -> str:
+def time_section(summary: Summary | None) -> str:
     """Each engine's timed moves, seconds used, mean per move and least time left."""
-    if not summary.get("games"):
+    if summary is None or not summary.games:
         return ""
-    rows = [[row["name"], str(row["time"]["moves"]), number(row["time"]["seconds"], 1),
-             number(row["time"]["per_move"], 3), number(row["time"]["min_left"], 3)]
-            for row in summary.get("standings") or []]
+    rows = [[row.name, str(row.time.moves), number(row.time.seconds, 1),
+             number(row.time.per_move, 3), number(row.time.min_left, 3)]
+            for row in summary.standings]
     return _section("time", "Time use per engine", table(
         ["engine", "timed moves", "seconds used", "seconds per move", "least time left"], rows))
 
@@ -338,7 +329,7 @@ def viewer() -> str:
 def render(data: ReportData) -> str:
     """The whole ``report.html`` text."""
     summary = data.summary
-    finished = summary.get("games") or 0
+    finished = summary.games if summary is not None else 0
     title, line = describe(data.settings, finished, data.names, data.planned)
     sections = [
         standings_section(summary),

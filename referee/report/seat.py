@@ -42,7 +42,9 @@ from engine.drawing import board_geometry, svg
 
 from ..play.human import HUMAN, Seat, SeatRefused, log
 from ..records.folder import sgf_text
+from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
+from ..stats.summary import Summary
 
 LOOPBACK = "127.0.0.1"
 # Seconds a request for the state waits for a change before it answers all the same.
@@ -147,10 +149,12 @@ class SeatObserver(RunObserver):
         except GameError:
             pass  # the seat follows the referee's game only while it is set up for it
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
-        self.seat.finished(row["game_no"], row["result"], row["termination"], row["reason"])
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
+        outcome = game.result.outcome
+        self.seat.finished(game.result.game_no, outcome.result, outcome.termination.value,
+                           outcome.reason)
 
-    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+    def run_finished(self, summary: Summary, stopped: str | None) -> None:
         self.seat.finish_run()
 
 

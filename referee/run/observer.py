@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from engine.search import Analysis
 
 from ..plan.schedule import ScheduledGame
 from ..plan.setup import Setup
 from ..play.entrants import EngineSpec
+from ..records.results import FinishedGame
 from ..stats.sprt import SprtSettings
+from ..stats.summary import Summary
 from ..stats.tally import Tally
 
 
@@ -38,10 +40,10 @@ class RunObserver:
         """The engine that made ply ``ply`` of game ``game_no`` said ``analysis`` of it
         (called after :meth:`move_played`, from the same thread, only for analysed moves)."""
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
-        """A game was written (``row``); ``summary`` covers every finished game so far."""
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
+        """``game`` was written; ``summary`` covers every finished game so far."""
 
-    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+    def run_finished(self, summary: Summary, stopped: str | None) -> None:
         """The run is over: ``stopped`` is ``None`` when every game was played, else
         ``"sprt"``, ``"interrupted"`` (first Ctrl-C) or ``"aborted"`` (second Ctrl-C)."""
 
@@ -69,11 +71,11 @@ class Observers(RunObserver):
         for observer in self.observers:
             observer.move_analysed(game_no, ply, analysis)
 
-    def game_finished(self, row: dict[str, Any], summary: dict[str, Any]) -> None:
+    def game_finished(self, game: FinishedGame, summary: Summary) -> None:
         for observer in self.observers:
-            observer.game_finished(row, summary)
+            observer.game_finished(game, summary)
 
-    def run_finished(self, summary: dict[str, Any], stopped: str | None) -> None:
+    def run_finished(self, summary: Summary, stopped: str | None) -> None:
         for observer in self.observers:
             observer.run_finished(summary, stopped)
 

@@ -36,8 +36,9 @@ from ..play.entrants import DeadChannel, EnginePool, EngineSpec, start_engine
 from ..play.game import play_game
 from ..records.analysis import to_row
 from ..records.folder import ResultsFile, save_game, write_summary
-from ..records.results import GameRecord, GameResult
+from ..records.results import FinishedGame, GameRecord, GameResult
 from ..stats import Tally, summary_of
+from ..stats.summary import Summary
 from .executor import Executor
 from .observer import Run, RunObserver
 
@@ -64,19 +65,6 @@ class Task:
     games: tuple[ScheduledGame, ...]
     observer: RunObserver | None = None
     starter: Callable[[EngineSpec], Channel] | None = None
-
-
-@dataclass(frozen=True)
-class FinishedGame:
-    """A finished game as plain data: its results row, the game as the statistics see it
-    (built from the game's values, never parsed back from the row), the mover's clock after
-    each move (``None`` for opening moves) and the colour that moved first, for its SGF
-    record."""
-
-    row: dict[str, Any]
-    result: GameResult
-    clocks: tuple[float | None, ...]
-    first_player: str
 
 
 @dataclass(frozen=True)
@@ -116,8 +104,6 @@ def play_task(task: Task) -> TaskResult:
     return TaskResult(tuple(finished))
 
 
-
-
 class Runner:
     """Plays what is left of ``run.planned`` on ``executor``; see the module docstring."""
 
@@ -146,7 +132,8 @@ class Runner:
     @property
     def verdict(self) -> str | None:
         """The SPRT's verdict so far, ``"H0"``, ``"H1"`` or ``None``."""
-        return (self.summary.get("sprt") or {}).get("verdict")
+        sprt = self.summary.headline.sprt
+        return sprt.verdict if sprt else None
 
     def execute(self) -> str | None:
         """Play until done or stopped; ``None`` when every planned game was played, else why
@@ -205,10 +192,10 @@ class Runner:
         save_game(self.run.out, self.results, row, list(game.clocks), game.first_player)
         self.run.tally.add(game.result)
         self.summary = self._summarize()
-        write_summary(self.run.out, self.summary)
-        self.observer.game_finished(row, self.summary)
+        write_summary(self.run.out, self.summary.as_json())
+        self.observer.game_finished(game, self.summary)
 
-    def _summarize(self) -> dict[str, Any]:
+    def _summarize(self) -> Summary:
         return summary_of(self.run.tally, self.run.names, sprt=self.run.sprt,
                           anchor=self.run.anchor)
 

@@ -9,9 +9,9 @@ whose cells (games and points of each pairing) are all that the Bradley-Terry fi
 :mod:`.summary` turns a tally into the summary; a summary of a list of games is the summary of
 the tally of that list, so the live run and a recomputation from the results file agree.
 
->>> from engine import Termination
+>>> from engine import Outcome, Termination
 >>> def game(no, pair, black, white, winner):
-...     return GameResult(no, black, white, winner, Termination.NORMAL, pair=pair)
+...     return GameResult(no, black, white, Outcome(winner, Termination.NORMAL, ""), pair=pair)
 >>> tally = Tally(2)
 >>> for result in [game(1, 1, 1, 2, 0), game(2, 1, 2, 1, None), game(3, 2, 1, 2, 1)]:
 ...     tally.add(result)

@@ -30,7 +30,6 @@ from .helpers import (
 )
 
 
-
 def test_a_round_robin_of_four_over_tls_writes_a_run_folder(tmp_path, processes):
     event_file = write_event(tmp_path, NAMES[:4], tls=True, games=2)
     server, url = start_event(event_file)

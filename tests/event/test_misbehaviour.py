@@ -30,7 +30,6 @@ BAD_CLIENT = str(Path(__file__).with_name("bad_client.py"))
 MODES = {"Gamma": "garbage", "Delta": "oversized", "Epsilon": "flood", "Zeta": "silent"}
 
 
-
 def test_misbehaving_clients_lose_their_games_and_hurt_no_other(tmp_path, processes):
     names = (*NAMES[:2], *MODES)
     # A silent client's games last its clock (2 s) and the lag allowance it could have had.

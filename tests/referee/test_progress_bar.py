@@ -8,9 +8,13 @@ from types import SimpleNamespace
 
 from rich.console import Console
 
+from engine import Outcome, Termination
 from referee.commands.progress import ProgressBar
 from referee.plan.schedule import ScheduledGame
 from referee.plan.setup import Setup
+from referee.records.results import FinishedGame, GameResult
+from referee.stats import SprtSettings, summarize
+from referee.stats.summary import Summary
 
 
 def run(done: int = 1) -> SimpleNamespace:
@@ -18,11 +22,18 @@ def run(done: int = 1) -> SimpleNamespace:
                            tally=SimpleNamespace(games=done))
 
 
-def summary(wins: int, draws: int, losses: int, llr: float | None = None) -> dict:
-    found = {"engines": ["a", "b"], "wdl": [wins, losses, draws]}
-    if llr is not None:
-        found["sprt"] = {"llr": llr, "lower": -2.94, "upper": 2.94}
-    return found
+def summary(wins: int, draws: int, losses: int, elo1: float | None = None) -> Summary:
+    """The summary of engine a's ``wins``, ``draws`` and ``losses`` against b, with an SPRT
+    of elo0=0 and ``elo1`` if given."""
+    outcomes = [0] * wins + [None] * draws + [1] * losses
+    games = [GameResult(number, 1, 2, Outcome(winner, Termination.NORMAL, ""))
+             for number, winner in enumerate(outcomes, 1)]
+    return summarize(games, ["a", "b"], None if elo1 is None else SprtSettings(0, elo1))
+
+
+def finished(game_no: int) -> FinishedGame:
+    result = GameResult(game_no, 1, 2, Outcome(0, Termination.NORMAL, ""))
+    return FinishedGame({"game_no": game_no}, result, (), "black")
 
 
 def test_the_bar_counts_games_playing_and_done_with_the_score_and_llr():
@@ -33,18 +44,21 @@ def test_the_bar_counts_games_playing_and_done_with_the_score_and_llr():
         bar.game_started(ScheduledGame(number, None, 0, 1, seed=number))
     bar.bar.refresh()
     assert "1/10 games, 2 playing" in console.export_text()
-    bar.game_finished({"game_no": 2}, summary(1, 1, 0, llr=0.75))
+    figures = summary(1, 1, 0, elo1=50)
+    llr = figures.headline.sprt.llr
+    bar.game_finished(finished(2), figures)
     bar.bar.refresh()
     text = console.export_text()
-    assert "2/10 games, 1 playing" in text and "score 1.5-0.5, llr 0.75 (-2.94, 2.94)" in text
-    bar.run_finished({}, None)
+    assert "2/10 games, 1 playing" in text
+    assert f"score 1.5-0.5, llr {llr:.2f} (-2.94, 2.94)" in text
+    bar.run_finished(figures, None)
     assert bar.bar is None
 
 
 def test_no_bar_when_standard_error_is_not_a_terminal(capsys):
     bar = ProgressBar()
     bar.run_started(run())
-    bar.game_finished({"game_no": 1}, summary(1, 0, 0))
-    bar.run_finished({}, None)
+    bar.game_finished(finished(1), summary(1, 0, 0))
+    bar.run_finished(summary(1, 0, 0), None)
     assert bar.bar is None
     assert capsys.readouterr() == ("", "")

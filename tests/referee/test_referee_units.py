@@ -338,10 +338,10 @@ def test_standings_count_each_engine_from_both_colours():
             {"black_index": 1, "white_index": 3, "result": "0", "termination": "move_limit"},
             {"black_index": 3, "white_index": 2, "result": "W+", "termination": "normal"}]
     summary = summarize(results_of(rows), ["a", "b", "c"])
-    assert [(s["name"], s["wins"], s["losses"], s["draws"], s["points"])
-            for s in summary["standings"]] == [
+    assert [(s.name, s.wins, s.losses, s.draws, s.points)
+            for s in summary.standings] == [
         ("b", 2, 1, 0, 2.0), ("a", 1, 1, 1, 1.5), ("c", 0, 1, 1, 0.5)]
-    assert summary["terminations"] == {"move_limit": 1, "normal": 2, "timeout": 1}
+    assert summary.terminations == {"move_limit": 1, "normal": 2, "timeout": 1}
     lines = format_summary(summary).splitlines()
     table = lines.index(next(line for line in lines if line.split()[:2] == ["#", "engine"]))
     assert [line.split()[1] for line in lines[table + 1:table + 4]] == ["b", "a", "c"]
@@ -401,8 +401,8 @@ def test_crosstable_scores_each_pairing_from_both_sides():
     rows = [{"black_index": 1, "white_index": 2, "result": "B+"},
             {"black_index": 2, "white_index": 1, "result": "0"},
             {"black_index": 3, "white_index": 1, "result": "W+"}]
-    cells = summarize(results_of(rows), ["a", "b", "c"])["crosstable"]
-    assert [[cell and (cell["points"], cell["games"]) for cell in line] for line in cells] == [
+    cells = summarize(results_of(rows), ["a", "b", "c"]).crosstable
+    assert [[cell and (cell.points, cell.games) for cell in line] for line in cells] == [
         [None, (1.5, 2), (1.0, 1)], [(0.5, 2), None, None], [(0.0, 1), None, None]]
     lines = format_summary(summarize(results_of(rows), ["a", "b", "c"])).splitlines()
     assert [line.split()[2:] for line in lines[-3:]] == [

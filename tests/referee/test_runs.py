@@ -263,7 +263,6 @@ def test_a_missing_cluster_module_or_address_is_one_line(tmp_path, capsys, monke
     assert "--cluster needs Dask" in capsys.readouterr().err
 
 
-
 def test_a_resume_with_another_book_is_refused(tmp_path, capsys):
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     first.write_text("a2-a3 a7-a6\n")

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from engine import Termination
+from engine import Outcome, Termination
 from referee.records.results import GameResult, ResultError
 from referee.commands.arguments import parse_sprt
 from referee.stats import SprtError, SprtSettings, format_summary, history, summarize
@@ -114,7 +114,9 @@ def test_pentanomial_elo_worked_by_hand():
 def test_a_perfect_score_has_an_infinite_elo_that_summary_writes_as_inf_not_null():
     estimate = wdl_estimate(wins=5, draws=0, losses=0)
     assert estimate.elo == math.inf and estimate.los == 1.0
-    summary = summarize([_game(n, 1, 2, 0) for n in range(1, 6)], ["a", "b"])
+    value = summarize([_game(n, 1, 2, 0) for n in range(1, 6)], ["a", "b"])
+    assert value.headline.elo.elo == math.inf  # the value says infinite with a number
+    summary = value.as_json()
     # No spread: Wilson's interval, whose lower end for 5 of 5 is a score of 5 / (5 + z^2).
     z2 = 1.959963984540054 ** 2
     lower = 400 * math.log10((5 / (5 + z2)) / (z2 / (5 + z2)))
@@ -122,7 +124,8 @@ def test_a_perfect_score_has_an_infinite_elo_that_summary_writes_as_inf_not_null
     assert summary["elo_95"][0] == pytest.approx(lower) and summary["elo_95"][1] == "+inf"
     json.dumps(summary, allow_nan=False)
     # Undefined is not infinite: without games the figures are null.
-    empty = summarize([], ["a", "b"])
+    assert summarize([], ["a", "b"]).headline.elo.elo is None  # and undefined with None
+    empty = summarize([], ["a", "b"]).as_json()
     assert empty["elo"] is None and empty["elo_95"] == [None, None] and empty["los"] is None
 
 
@@ -168,7 +171,7 @@ def _row(game_no, black, white, result, pair=None, **more):
 
 
 def _game(game_no, black, white, winner, pair=None):
-    return GameResult(game_no, black, white, winner, Termination.NORMAL, pair=pair)
+    return GameResult(game_no, black, white, Outcome(winner, Termination.NORMAL, ""), pair=pair)
 
 
 def test_pentanomial_counts_complete_pairs_only_from_the_first_engines_side():
@@ -185,7 +188,7 @@ def test_pentanomial_counts_complete_pairs_only_from_the_first_engines_side():
     # The same counts in another order of arrival (a pair's second game first, say).
     shuffled = Tally.of(results[::-1], 2)
     assert shuffled.pentanomial == tally.pentanomial and shuffled.first_wdl == tally.first_wdl
-    summary = summarize(results, ["a", "b"])
+    summary = summarize(results, ["a", "b"]).as_json()
     assert summary["model"] == "pentanomial" and summary["pairs"] == 4
     assert summary["pentanomial"] == [1, 0, 1, 1, 1] and summary["wdl"] == [5, 3, 1]
     expected = pentanomial_estimate([1, 0, 1, 1, 1])
@@ -199,7 +202,7 @@ def test_old_rows_without_the_new_fields_read_as_unknown():
     assert (result.pair, result.opening, result.moves, result.min_left) \
         == (None, None, (None, None), (None, None))
     assert result.used == (1.5, 2.0) and result.winner is None
-    summary = summarize([result], ["a", "b"])
+    summary = summarize([result], ["a", "b"]).as_json()
     assert summary["model"] == "trinomial" and summary["standings"][0]["time"]["per_move"] is None
 
 
@@ -214,7 +217,7 @@ def test_summary_per_engine_figures():
             _row(2, 2, 1, "B+", black_moves=20, white_moves=20, black_time=8.0, white_time=6.0,
                  black_min_left=1.0, white_min_left=3.0, at_fault="white",
                  first_player="black") | {"termination": "timeout"}]
-    summary = summarize([GameResult.from_row(row) for row in rows], ["a", "b"])
+    summary = summarize([GameResult.from_row(row) for row in rows], ["a", "b"]).as_json()
     a = next(row for row in summary["standings"] if row["name"] == "a")
     assert a["time"] == {"moves": 30, "seconds": 11.0, "per_move": 11.0 / 30, "min_left": 2.5}
     assert a["as_first"] == {"games": 1, "score": 1.0} and a["as_second"]["score"] == 0.0
@@ -260,9 +263,9 @@ def test_bradley_terry_anchor_and_error_bars_worked_by_hand():
 
 
 def test_ratings_in_the_summary_use_names_and_the_anchor():
-    results = [GameResult(n, i, j, 0 if score else 1, Termination.NORMAL)
+    results = [GameResult(n, i, j, Outcome(0 if score else 1, Termination.NORMAL, ""))
                for n, (i, j, score) in enumerate(_cross(HAND_TABLE), 1)]
-    summary = summarize(results, ["a", "b", "c"], anchor=("b", 0))
+    summary = summarize(results, ["a", "b", "c"], anchor=("b", 0)).as_json()
     ratings = summary["ratings"]
     assert [row["name"] for row in ratings["engines"]] == ["a", "b", "c"]
     assert [row["elo"] for row in ratings["engines"]] \
@@ -288,7 +291,7 @@ def test_history_ends_at_the_summary_figures():
     points = list(history(results, ["a", "b"], sprt))
     assert [point["pairs"] for point in points] == [0, 1, 1, 2, 2, 3]
     assert points[0]["elo"] is None
-    summary = summarize(results, ["a", "b"], sprt)
+    summary = summarize(results, ["a", "b"], sprt).as_json()
     assert points[-1]["elo"] == summary["elo"] and points[-1]["llr"] == summary["sprt"]["llr"]
     assert points[-1]["elo_95"] == summary["elo_95"]
 
@@ -300,7 +303,7 @@ def test_text_shows_fastchess_lines_and_the_tables_of_a_round_robin():
                                        SprtSettings(0, 5)))
     assert "Elo: +inf, 95 % interval [+7.03, +inf]" in perfect
     assert "LLR: " in perfect and "[0.00, 5.00]" in perfect
-    results = [GameResult(n, i, j, 0 if score else 1, Termination.NORMAL)
+    results = [GameResult(n, i, j, Outcome(0 if score else 1, Termination.NORMAL, ""))
                for n, (i, j, score) in enumerate(_cross(HAND_TABLE), 1)]
     text = format_summary(summarize(results, ["a", "b", "c"]))
     assert "Ratings (Bradley-Terry, mean 0):" in text and " 1  a  " in text
@@ -316,29 +319,31 @@ def test_every_count_of_a_round_robin_summary_adds_up():
             pair += 1
             for (black, white), winner in zip(((i, j), (j, i)), winners):
                 number += 1
-                results.append(GameResult(number, black, white, winner, Termination.NORMAL,
-                                          pair=pair))
+                outcome = Outcome(winner, Termination.NORMAL, "")
+                results.append(GameResult(number, black, white, outcome, pair=pair))
     summary = summarize(results, ["a", "b", "c", "d"])
     lines = format_summary(summary).splitlines()
-    wins, losses, draws = summary["wdl"]
+    figures = summary.as_json()
+    wins, losses, draws = figures["wdl"]
     assert lines[0] == f"Results of a vs the field ({wins + losses + draws} of the run's 48 " \
                        f"games, pentanomial model):"
     assert wins + losses + draws == 24
     ptnml = next(line for line in lines if line.startswith("Ptnml(0-2)"))
-    assert ptnml.endswith(f"Pairs: {sum(summary['pentanomial'])}") and \
-        sum(summary["pentanomial"]) == 12
+    assert ptnml.endswith(f"Pairs: {sum(figures['pentanomial'])}") and \
+        sum(figures["pentanomial"]) == 12
     run = next(line for line in lines if line.startswith("Run:"))
     assert run.startswith("Run: 48 games, 24 complete pairs, DrawRatio")
     # One engine order in every table: the crosstable follows the standings.
     standings = [line.split()[1] for line in lines if line[:2].strip().isdigit()][:4]
     crosstable = [line.split()[1] for line in lines[-4:]]
-    assert crosstable == standings == [row["name"] for row in summary["standings"]]
+    assert crosstable == standings == [row["name"] for row in figures["standings"]]
 
 
 def test_the_sprt_verdict_says_what_the_test_accepted_and_no_more():
     results = [_game(n, 1 + n % 2, 2 - n % 2, n % 2 if n % 4 else 1 - n % 2)
                for n in range(1, 81)]   # engine 1 wins 3 games of 4
     summary = summarize(results, ["a", "b"], SprtSettings(0, 50))
-    assert summary["sprt"]["verdict"] == "H1"
-    assert verdict_text(summary["sprt"]) == ("H1 accepted: the results favour elo1 (+50.0) over "
-                                             "elo0 (+0.0), at error rates 0.05 and 0.05")
+    sprt = summary.headline.sprt
+    assert sprt.verdict == "H1"
+    assert verdict_text(sprt) == ("H1 accepted: the results favour elo1 (+50.0) over "
+                                  "elo0 (+0.0), at error rates 0.05 and 0.05")

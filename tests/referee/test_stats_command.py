@@ -44,8 +44,8 @@ def test_json_is_the_summary_of_the_results_file(tmp_path):
     assert result.exit_code == 0, result.output
     expected = summarize([GameResult.from_row(row) for row in ROWS], ["new", "old"],
                          SprtSettings(0, 10))
-    assert json.loads(result.output) == json.loads(json.dumps(expected))
-    assert expected["pairs"] == 3 and expected["pentanomial"] == [0, 0, 2, 1, 0]
+    assert json.loads(result.output) == json.loads(json.dumps(expected.as_json()))
+    assert expected.pairs == 3 and expected.headline.pentanomial == (0, 0, 2, 1, 0)
     text = CliRunner().invoke(stats_command, [str(folder)])
     assert text.exit_code == 0 and text.output.strip() == format_summary(expected)
 

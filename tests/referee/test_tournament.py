@@ -21,10 +21,10 @@ from referee.play.clock import Clock
 from referee.play.entrants import EngineSpec
 from referee.play.game import play_game
 from referee.records.folder import FolderBusy, ResultsFile, lock_folder, sgf_text
-from referee.records.results import GameResult
+from referee.records.results import FinishedGame, GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run, RunObserver
-from referee.run.runner import FinishedGame, Runner
+from referee.run.runner import Runner
 from referee.stats import SprtSettings, summarize
 
 
@@ -220,8 +220,8 @@ class Watcher(RunObserver):
     def game_started(self, game):
         self.started.append(game.game_no)
 
-    def game_finished(self, row, summary):
-        self.finished.append(row["game_no"])
+    def game_finished(self, game, summary):
+        self.finished.append(game.result.game_no)
 
     def run_finished(self, summary, stopped):
         self.stopped = stopped
@@ -252,7 +252,7 @@ def test_a_run_resumed_in_the_middle_of_a_pair_plays_only_what_is_missing(tmp_pa
     assert [row["pair"] for row in sorted(rows, key=lambda row: row["game_no"])] == [1, 1, 2, 2]
     played = {row["game_no"] for row in rows if row["plies"] and row["game_no"] > 1}
     assert played and watcher.moves == played  # threads run in process: moves are reported
-    assert runner.summary["pairs"] == 2 and runner.summary["pentanomial"] == [0, 0, 0, 0, 2]
+    assert runner.summary.pairs == 2 and runner.summary.headline.pentanomial == (0, 0, 0, 0, 2)
 
 
 def test_the_run_stops_by_itself_on_an_sprt_verdict(tmp_path):
@@ -265,7 +265,7 @@ def test_the_run_stops_by_itself_on_an_sprt_verdict(tmp_path):
     assert 0 < len(rows) < len(planned) and len({row["game_no"] for row in rows}) == len(rows)
     saved = json.loads((tmp_path / "summary.json").read_text())
     again = summarize([GameResult.from_row(row) for row in rows], ["strong", "weak"], sprt)
-    assert saved == json.loads(json.dumps(again)) and saved["sprt"]["verdict"] == "H1"
+    assert saved == json.loads(json.dumps(again.as_json())) and saved["sprt"]["verdict"] == "H1"
     assert saved["sprt"]["llr"] >= saved["sprt"]["upper"]
     stopped, _ = run_in_process(tmp_path, planned, sprt)  # decided: nothing more to play
     assert stopped == "sprt" and rows_in(tmp_path) == rows
@@ -278,7 +278,7 @@ def test_a_finished_game_is_written_once(tmp_path):
     again = Runner(runner.run, ThreadExecutor(1), results, starter=start_in_process)
     again._write(FinishedGame(dict(rows[0]), GameResult.from_row(rows[0]), (), "black"))
     results.close()
-    assert rows_in(tmp_path) == rows and runner.summary["games"] == 2
+    assert rows_in(tmp_path) == rows and runner.summary.games == 2
 
 
 def test_a_folder_is_locked_while_a_referee_holds_it(tmp_path):

@@ -20,7 +20,7 @@ from referee.plan.schedule import ScheduledGame
 from referee.plan.setup import Setup
 from referee.plan.time_control import TimeControl
 from referee.play.entrants import EngineSpec
-from referee.records.results import GameResult
+from referee.records.results import FinishedGame, GameResult
 from referee.records.folder import REPORT_NAME
 from referee.report.folder import report_data, write_report
 from referee.report.observers import LiveView, ReportWriter
@@ -105,6 +105,11 @@ def results(rows: list[dict]) -> list[GameResult]:
     return [GameResult.from_row(row) for row in rows]
 
 
+def finished(row: dict) -> FinishedGame:
+    """A finished game as the runner hands it to observers, from its results row."""
+    return FinishedGame(row, GameResult.from_row(row), (), "black")
+
+
 def made_up_rows(engines: int, games: int, seed: int = 1, paired: bool = False) -> list[dict]:
     """Results rows without moves (the page's figures need none): seeded random outcomes."""
     rng = random.Random(seed)
@@ -135,7 +140,7 @@ def test_an_sprt_run_shows_the_llr_over_games_between_its_bounds():
     lower, upper = sprt.bounds
     assert f"lower bound {lower:.2f}" in section and f"upper bound {upper:.2f}" in section
     assert section.count("<polyline") == 1 and section.count('class="level"') == 2
-    llr = summarize(results(rows), ["e1", "e2"], sprt=sprt)["sprt"]["llr"]
+    llr = summarize(results(rows), ["e1", "e2"], sprt=sprt).headline.sprt.llr
     assert f"LLR {llr:.2f}" in section
     assert '<section id="elo">' in page and "pentanomial" in page
 
@@ -149,18 +154,18 @@ def test_a_round_robin_shows_ratings_and_the_crosstable():
     rows = made_up_rows(3, 18)
     page = page_for(rows, ["e1", "e2", "e3"])
     assert "Bradley–Terry" in page and '<section id="crosstable">' in page
-    cross = summarize(results(rows), ["e1", "e2", "e3"])["crosstable"]
+    cross = summarize(results(rows), ["e1", "e2", "e3"]).crosstable
     cell = cross[0][1]
-    assert f"<td>{cell['points']:g}/{cell['games']}</td>" in page
+    assert f"<td>{cell.points:g}/{cell.games}</td>" in page
 
 
 def test_time_use_and_terminations_per_engine_come_from_the_summary():
     rows = made_up_rows(2, 4)
     page = page_for(rows, ["e1", "e2"])
     summary = summarize(results(rows), ["e1", "e2"])
-    for standing in summary["standings"]:
-        time = standing["time"]
-        assert f"<td>{time['moves']}</td><td>{time['seconds']:.1f}</td>" in page
+    for standing in summary.standings:
+        time = standing.time
+        assert f"<td>{time.moves}</td><td>{time.seconds:.1f}</td>" in page
     assert f"All games: normal {len(rows)}" in page
 
 
@@ -249,13 +254,13 @@ def test_the_writer_rewrites_the_page_at_most_once_a_second_and_at_the_end(
     names = ["ours", "random"]
     for row in rows[1:3]:
         found = results(rows[:row["game_no"]])
-        writer.game_finished(row, summarize(found, names))
+        writer.game_finished(finished(row), summarize(found, names))
         assert (tmp_path / game_file(row["game_no"])).exists()
     page = (tmp_path / REPORT_NAME).read_text()
     assert "1 of 6 games" in page  # games 2 and 3 came within the second
     assert (tmp_path / GAMES_FILE).read_text().count("OlympiadReport.listed(") == 3
     now[0] += 1.5
-    writer.game_finished(rows[3], summarize(results(rows), names))
+    writer.game_finished(finished(rows[3]), summarize(results(rows), names))
     (tmp_path / "results.jsonl").write_text("".join(source_lines))
     assert "4 of 6 games" in (tmp_path / REPORT_NAME).read_text()
     assert [point["games"] for point in writer.history] == [1, 2, 3, 4]
@@ -268,7 +273,7 @@ def test_a_report_that_cannot_be_written_does_not_stop_the_run(tmp_path, capsys)
     blocked.write_text("")
     writer = ReportWriter()
     writer.run_started(fake_run(blocked, []))
-    writer.run_finished({}, None)
+    writer.run_finished(summarize([], ["a", "b"]), None)
     assert capsys.readouterr().err.count("warning: the report could not be written") == 1
 
 
@@ -285,7 +290,9 @@ def test_the_live_view_follows_the_moves_of_a_game_in_progress(tmp_path):
     position = find_game("breakthrough")().position_after(moves)
     assert (game["black"], game["white"], game["ply"]) == ("ours", "random", 3)
     assert game["board"] == svg(position, "a3-a4")
-    view.game_finished({"game_no": 3}, {})
+    row = {"game_no": 3, "black_index": 1, "white_index": 2, "result": "B+",
+           "termination": "normal"}
+    view.game_finished(finished(row), summarize([], ["ours", "random"]))
     assert live.snapshot() == []
 
 
