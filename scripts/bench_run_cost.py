@@ -5,12 +5,13 @@ in-process random movers (no pipes, no processes) on a small board, so that what
 is the referee: its rules check and clocks, the SGF file and results row of every game (each
 flushed to the disk), the summary rewritten after every game, the report's replay, games list
 and page, and the progress line (sent nowhere). Printed for each window of games: the
-referee's wall time per game and CPU time per game (this process's: the referee and the two in-process movers), the CPU
-time of the bookkeeping alone (writing each finished game: SGF, results row, tally, summary,
-report, progress; the part that could grow with the run) and the process's resident memory at
-the window's end; then the time
-``olympiad-referee report`` takes to rebuild the folder's page (replays already written) and
-to rebuild it all (every replay too).
+referee's wall time per game and CPU time per game (this process's: the referee and the two
+in-process movers), the CPU time of the bookkeeping alone (writing each finished game: SGF,
+results row, tally, summary, report, progress; the part that could grow with the run) and the
+process's resident memory at the window's end; then what a resume of the finished folder costs
+before its first game (reading the results for the tally and the report), the time
+``olympiad-referee report`` takes to rebuild the folder's page (replays already written) and to
+rebuild it all (every replay too), and the peak resident memory after the run and after those.
 
 The output folder goes to ``/dev/shm`` where it exists, so that the disk's own speed does not
 hide the referee's (fsync on a RAM disk returns at once); give ``--out`` to measure a disk.
@@ -88,6 +89,11 @@ def resident_mib() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+def peak_mib() -> float:
+    """This process's peak resident memory so far (Linux), in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def random_mover(spec: EngineSpec) -> InProcessChannel:
     return InProcessChannel(build_engine(Player(algorithm="random", seed=1)).respond, spec.command)
 
@@ -127,14 +133,20 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
         click.echo(f"{start + 1:>7}-{end:<7}  {1000 * (wall_end - wall) / games_in:12.3f}  "
                    f"{1000 * (cpu_end - cpu) / games_in:11.3f}  "
                    f"{1000 * (kept_end - kept) / games_in:11.3f}  {mib:12.1f}")
+    click.echo(f"peak resident memory, the run:          {peak_mib():6.1f} MiB")
+    began = time.perf_counter()
+    resumed = Runner(Run(setup, engines, run.planned, folder, seed=1), ThreadExecutor(1),
+                     ResultsFile(folder / RESULTS_NAME), ReportWriter(), starter=random_mover)
+    resumed.observer.run_started(resumed.run)
+    resumed.results.close()
+    click.echo(f"resume (tally, report) before a game:   {time.perf_counter() - began:6.1f} s")
     began = time.perf_counter()
     write_report(folder)
-    click.echo(f"report (replays kept):   {time.perf_counter() - began:6.1f} s")
+    click.echo(f"report (replays kept):                  {time.perf_counter() - began:6.1f} s")
     began = time.perf_counter()
     write_report(folder, games="all")
-    click.echo(f"report (every replay):   {time.perf_counter() - began:6.1f} s")
-    click.echo(f"peak resident memory:    "
-               f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:6.1f} MiB")
+    click.echo(f"report (every replay):                  {time.perf_counter() - began:6.1f} s")
+    click.echo(f"peak resident memory, then:             {peak_mib():6.1f} MiB")
     if out is None:
         shutil.rmtree(folder)
 

@@ -49,12 +49,11 @@ def read_run(folder: Path) -> RecordedRun:
         settings = saved_settings(folder) or {}
     except SettingsMismatch as error:
         raise click.UsageError(str(error)) from None
-    rows = read_rows(results_path)
     try:
-        results = [GameResult.from_row(row) for row in rows]
+        results = [GameResult.from_row(row) for row in read_rows(results_path)]
     except ResultError as error:
         raise click.UsageError(f"{results_path}: {error}") from None
-    names = engine_names(settings, rows)
+    names = engine_names(settings, read_rows(results_path))
     if len(names) < 2:
         raise click.UsageError(f"{folder}: neither {SETTINGS_NAME} nor {RESULTS_NAME} names the "
                                f"engines (no games finished yet?)")

@@ -29,7 +29,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import IO, Any, Iterator, Mapping, Sequence
+from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
 from ..text import parse_anchor, sprt_values
 from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY
@@ -193,10 +193,9 @@ class ResultsFile:
     order; a game written twice by hand counts by its last line), never keeping the rows, so
     that a folder of 100,000 games costs its numbers in memory, not its games;
     :meth:`rows` reads them again when asked. A last line without its newline (the run was
-    killed while writing it) is cut from the file (by an atomic rewrite of the lines before
-    it). Any other line that is not a game's row is kept in the file, untouched, and its line
-    number listed in :attr:`unreadable`, so that the command can say so; that game is played
-    again. Each appended row is on the disk (``fsync``) before :meth:`append` returns.
+    killed while writing it) is cut from the file. Any other line that is not a game's row is
+    kept in the file, untouched, and its line number listed in :attr:`unreadable`, so that the
+    command can say so; that game is played again. Each appended row is on the disk (``fsync``) before :meth:`append` returns.
     """
 
     def __init__(self, path: Path) -> None:
@@ -204,23 +203,40 @@ class ResultsFile:
         self.finished: dict[int, int] = {}  # game number -> its line number
         self.unreadable: list[int] = []
         self._lock = threading.Lock()
-        data = path.read_bytes() if path.exists() else b""
-        *lines, cut = data.split(b"\n")
-        for number, line in enumerate(lines, 1):
-            row = _read_row(line)
-            if row is not None:
-                self.finished.pop(row["game_no"], None)
-                self.finished[row["game_no"]] = number
-            elif line.strip():
-                self.unreadable.append(number)
-        self._lines = len(lines)
-        if cut:
-            write_atomic(path, data[:len(data) - len(cut)], durable=True)
+        self._lines, whole = self._scan() if path.exists() else (0, 0)
+        if path.exists() and path.stat().st_size > whole:
+            self._cut(whole)
         try:
             self._descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT |
                                        os.O_NOFOLLOW, 0o644)
         except OSError as error:
             raise WriteFailed(path, error) from None
+
+    def _scan(self) -> tuple[int, int]:
+        """Read the file a line at a time for :attr:`finished` and :attr:`unreadable`; returns
+        the number of whole lines and their length in bytes."""
+        lines = whole = 0
+        with self.path.open("rb") as handle:
+            for line in handle:
+                if not line.endswith(b"\n"):
+                    break
+                lines, whole = lines + 1, whole + len(line)
+                row = _read_row(line)
+                if row is not None:
+                    self.finished.pop(row["game_no"], None)
+                    self.finished[row["game_no"]] = lines
+                elif line.strip():
+                    self.unreadable.append(lines)
+        return lines, whole
+
+    def _cut(self, length: int) -> None:
+        """Cut the file to its first ``length`` bytes, on the disk before the run goes on."""
+        try:
+            with self.path.open("r+b") as handle:
+                handle.truncate(length)
+                os.fsync(handle.fileno())
+        except OSError as error:
+            raise WriteFailed(self.path, error) from None
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """The rows of the games in :attr:`finished`, in file order, read from the disk now."""
@@ -370,37 +386,66 @@ def lock_folder(out: Path) -> IO[str]:
     return handle
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
+def read_rows(path: Path) -> Iterator[dict[str, Any]]:
     """The rows of a ``results.jsonl`` in file order, one per game number (the last wins); a
-    line cut short by a kill, or not a JSON object with a ``game_no``, is skipped."""
-    rows: dict[int, dict[str, Any]] = {}
-    for line in path.read_bytes().split(b"\n"):
-        try:
-            row = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(row, dict) and isinstance(row.get("game_no"), int):
-            rows.pop(row["game_no"], None)
-            rows[row["game_no"]] = row
-    return list(rows.values())
+    line cut short by a kill, or not a JSON object with a ``game_no``, is skipped.
+
+    The file is read twice, once for the line that holds each game's last row and once for
+    those rows, so that a folder of 100,000 games costs a line number per game in memory and
+    one row at a time, not every row at once. Rows appended between the two passes (a run
+    still going) are left to the next reading.
+    """
+    last: dict[int, int] = {}
+    for number, row in _numbered_rows(path):
+        last[row["game_no"]] = number
+    kept = set(last.values())
+    del last
+    for number, row in _numbered_rows(path):
+        if number in kept:
+            yield row
 
 
-def read_game_rows(path: Path) -> list[dict[str, Any]]:
+def _numbered_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line of ``path`` that is a JSON object with a ``game_no``, with its line number."""
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, 1):
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and isinstance(row.get("game_no"), int):
+                yield number, row
+
+
+def read_game_rows(path: Path) -> Iterator[dict[str, Any]]:
     """:func:`read_rows` less the rows that hold no game's result (the runner names them when
     it starts; the report leaves them out rather than fail)."""
-    rows = []
     for row in read_rows(path):
         try:
             GameResult.from_row(row)
         except ResultError:
             continue
-        rows.append(row)
-    return rows
+        yield row
 
 
-def engine_names(settings: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[str]:
+class GameRows:
+    """The finished games' rows of a ``results.jsonl`` (:func:`read_game_rows`; none while
+    the file does not exist), read from the disk again each time they are walked: the report
+    walks a folder several times, one row in memory at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if not self.path.exists():
+            return iter(())
+        return read_game_rows(self.path)
+
+
+def engine_names(settings: dict[str, Any], rows: Iterable[dict[str, Any]]) -> list[str]:
     """The engines' display names by index: from ``match.json`` (a list of engine objects
-    with ``name``, or of command lines, numbered when one repeats), else from the rows."""
+    with ``name``, or of command lines, numbered when one repeats), else from the rows (walked
+    only then)."""
     engines = settings.get("engines")
     if isinstance(engines, list) and engines:
         if all(isinstance(engine, dict) for engine in engines):

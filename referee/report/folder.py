@@ -9,10 +9,10 @@ browser (or the live server) never reads half a page.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
-from ..records.folder import (REPORT_NAME, RESULTS_NAME, WriteFailed, engine_names,
-                              read_game_rows, read_settings, sgf_path, write_atomic)
+from ..records.folder import (REPORT_NAME, RESULTS_NAME, GameRows, WriteFailed, engine_names,
+                              read_settings, sgf_path, write_atomic)
 from ..records.results import GameResult
 from ..stats import Tally, history, summary_of
 from ..stats.ratings import run_anchor
@@ -30,14 +30,14 @@ def write_page_file(path: Path, text: str) -> None:
     write_atomic(path, text)
 
 
-def report_data(out: Path, rows: Sequence[Mapping[str, Any]] | None = None,
+def report_data(out: Path, rows: Iterable[Mapping[str, Any]] | None = None,
                 planned: int | None = None) -> ReportData:
-    """Everything the page shows, read from the folder (``rows``: its results rows, when
-    already read)."""
+    """Everything the page shows, read from the folder (``rows``: its results rows, when at
+    hand; walked once, twice for an old folder whose ``match.json`` does not name the
+    engines)."""
     settings = read_settings(out)
     if rows is None:
-        path = out / RESULTS_NAME
-        rows = read_game_rows(path) if path.exists() else []
+        rows = GameRows(out / RESULTS_NAME)
     names = engine_names(settings, rows)
     sprt = run_sprt(settings)
     tally, sample = Tally(len(names)), Sample()
@@ -102,8 +102,7 @@ def write_page(out: Path, data: ReportData) -> Path:
 def write_report(out: Path, games: str = "missing") -> Path:
     """Write ``report.html`` and the replays of the finished games: all of them
     (``games="all"``) or only those not written yet (``"missing"``); returns the page's path."""
-    path = out / RESULTS_NAME
-    rows = read_game_rows(path) if path.exists() else []
+    rows = GameRows(out / RESULTS_NAME)
     data = report_data(out, rows)
     for row in rows:
         if games == "all" or not (out / game_file(row["game_no"])).exists():

@@ -19,12 +19,12 @@ from __future__ import annotations
 import random
 import sys
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from engine.search import Analysis
 
 from ..plan.schedule import ScheduledGame
-from ..records.folder import RESULTS_NAME, read_game_rows
+from ..records.folder import RESULTS_NAME, GameRows
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary, point_of
@@ -53,12 +53,11 @@ class ReportWriter(RunObserver):
 
     def run_started(self, run: Run) -> None:
         self.out = run.out
-        path = run.out / RESULTS_NAME
+        rows = GameRows(run.out / RESULTS_NAME)
         try:
-            rows = read_game_rows(path) if path.exists() else []
+            self.data = report_data(run.out, rows, max(len(run.planned), run.tally.games))
         except OSError:
-            rows = []
-        self.data = report_data(run.out, rows, max(len(run.planned), len(rows)))
+            self.data = report_data(run.out, (), max(len(run.planned), run.tally.games))
         self.sample.extend(self.data.history)
         self._safely(lambda: self._missing_games(rows))
         self._safely(lambda: write_games_list(self.out, rows))
@@ -79,7 +78,7 @@ class ReportWriter(RunObserver):
         if self.data is not None:
             self._write()
 
-    def _missing_games(self, rows: list[dict[str, Any]]) -> None:
+    def _missing_games(self, rows: Iterable[dict[str, Any]]) -> None:
         """Replays of games finished before this run (a resumed run, an older version)."""
         for row in rows:
             if not (self.out / game_file(row["game_no"])).exists():

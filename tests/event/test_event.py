@@ -150,7 +150,7 @@ def test_a_killed_server_resumes_keeping_every_finished_game_once(tmp_path, proc
     lines = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
     numbers = [json.loads(line)["game_no"] for line in lines if line.strip().endswith("}")]
     assert sorted(numbers) == list(range(1, 13))
-    assert len(read_rows(tmp_path / "out" / "results.jsonl")) == 12
+    assert len(list(read_rows(tmp_path / "out" / "results.jsonl"))) == 12
     for client in clients:
         assert client.wait(10) == 0
         assert "connecting again" in client.output

@@ -27,7 +27,7 @@ from referee.report.observers import LiveView, ReportWriter
 from referee.report.page import GAMES_FILE, ReportData, game_file, render
 from referee.report.replay import replay, sgf_clocks, unpack
 from referee.report.server import LiveGame, LiveGames, ReportServer
-from referee.stats import SprtSettings, history, summarize
+from referee.stats import SprtSettings, Tally, history, summarize
 
 from .conftest import run_match
 
@@ -229,8 +229,9 @@ def test_the_server_gives_the_report_and_the_games_in_progress_only(breakthrough
 
 def fake_run(out: Path, rows: list[dict], sprt=None) -> SimpleNamespace:
     engines = (EngineSpec("a", "ours"), EngineSpec("b", "random", control=TimeControl(5.0)))
-    return SimpleNamespace(out=out, rows=rows, names=["ours", "random"], sprt=sprt, anchor=None,
-                           planned=[None] * 6, setup=Setup("breakthrough"), engines=engines)
+    return SimpleNamespace(out=out, names=["ours", "random"], sprt=sprt, anchor=None,
+                           planned=[None] * 6, setup=Setup("breakthrough"), engines=engines,
+                           tally=Tally.of(results(rows), 2))
 
 
 def test_the_writer_rewrites_the_page_at_most_once_a_second_and_at_the_end(
