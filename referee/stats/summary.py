@@ -97,8 +97,29 @@ class SprtState:
                 "lower": lower, "upper": upper, "verdict": self.verdict}
 
 
+class Scored:
+    """Games, points and score (points per game) of a record of ``wins``, ``draws`` and
+    ``losses``: the figures :class:`Headline` and :class:`Standing` have alike."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    @property
+    def score(self) -> Figure:
+        return _ratio(self.points, self.games)
+
+
 @dataclass(frozen=True)
-class Headline:
+class Headline(Scored):
     """The first engine's figures against its opponents (see the module docstring)."""
 
     model: str  # "pentanomial" or "trinomial"
@@ -108,18 +129,6 @@ class Headline:
     pentanomial: tuple[int, int, int, int, int]
     elo: EloFigures
     sprt: SprtState | None = None
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.draws
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
-
-    @property
-    def score(self) -> Figure:
-        return _ratio(self.points, self.games)
 
     def as_json(self) -> dict[str, Any]:
         figures = {"model": self.model,
@@ -165,7 +174,7 @@ class TimeUse:
 
 
 @dataclass(frozen=True)
-class Standing:
+class Standing(Scored):
     """One engine against the field: ``index`` its 1-based place on the command line,
     ``rank`` in the standings; ``elo`` from its own games (trinomial model; no nElo);
     ``terminations`` of its ``"wins"``, ``"draws"`` and ``"losses"``, and ``at_fault`` those it
@@ -183,18 +192,6 @@ class Standing:
     terminations: dict[str, dict[str, int]]
     at_fault: dict[str, int]
     time: TimeUse
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
-
-    @property
-    def score(self) -> Figure:
-        return _ratio(self.points, self.games)
 
     def as_json(self) -> dict[str, Any]:
         figures = self.elo.as_json()
