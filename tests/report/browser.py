@@ -22,17 +22,7 @@ from typing import Any
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--remote-debugging-pipe", "--window-size=1200,900"]
-CANDIDATES = ("chromium", "chromium-browser", "/usr/bin/chromium", "google-chrome")
 TIMEOUT = 30.0
-
-
-def find_chromium() -> str | None:
-    """The browser's path, or ``None`` when no Chromium is installed."""
-    for name in CANDIDATES:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
 
 
 class BrowserError(RuntimeError):

@@ -18,14 +18,15 @@ from engine import BLACK, WHITE, find_game, game_names
 from engine.search import Analysis
 from referee.records.folder import REPORT_NAME
 from referee.report.folder import write_report
+from referee.report.png import find_browser
 from referee.records.results import game_of_row as game_of
 from referee.report.server import LiveGame, LiveGames, ReportServer
 
 from ..test_drawing import IN_HAND, ON_BOARD, domino_names
-from .browser import Browser, find_chromium
+from .browser import Browser
 from .conftest import PYTHON, run_match
 
-CHROMIUM = find_chromium()
+CHROMIUM = find_browser()
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium found (chromium, chromium-browser or google-chrome "
                              "on PATH); .ci/run installs Debian's chromium")

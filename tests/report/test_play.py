@@ -27,10 +27,11 @@ from engine import BLACK, find_game
 from engine.drawing import board_geometry
 from referee.records.sgf import read_sgf
 from referee.records.results import game_of_row as game_of
+from referee.report.png import find_browser
 
-from .browser import Browser, find_chromium
+from .browser import Browser
 
-CHROMIUM = find_chromium()
+CHROMIUM = find_browser()
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium found (chromium, chromium-browser or google-chrome "
                              "on PATH); .ci/run installs Debian's chromium")
