@@ -261,13 +261,17 @@ def _games(games: int | None, rounds: int | None, pairs: bool) -> tuple[int, boo
     return per_round * rounds, pairs or per_round == 2
 
 
+def _clock_flags(ctx: click.Context) -> list[str]:
+    """The clock flags other than ``--tc`` given in ``ctx`` (not left at their defaults)."""
+    flags = {"main_time": "--time", "increment": "--increment", "byoyomi": "--byoyomi",
+             "stones": "--stones", "move_time": "--move-time"}
+    return [flag for name, flag in flags.items()
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+
+
 def _tc(ctx: click.Context, text: str) -> dict[str, float]:
     """``--tc`` as ``time`` and ``increment``; refused beside another clock flag."""
-    clocks = [f"--{name.replace('_', '-')}" for name in ("increment", "byoyomi", "stones",
-                                                          "move_time")
-              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
-    if ctx.get_parameter_source("main_time") is not click.core.ParameterSource.DEFAULT:
-        clocks.insert(0, "--time")
+    clocks = _clock_flags(ctx)
     if clocks:
         raise click.UsageError(f"--tc {text} and {clocks[0]} both set the clock; give one")
     try:
@@ -307,9 +311,15 @@ def merge_config(ctx: click.Context, path: Path, values: dict[str, Any]) -> dict
     if "--config" in words:
         raise click.UsageError(f"{path}: a config file cannot name another")
     try:
-        from_file = ctx.command.make_context(ctx.info_name, words, parent=ctx.parent).params
+        file_context = ctx.command.make_context(ctx.info_name, words, parent=ctx.parent)
     except click.UsageError as error:
         raise click.UsageError(f"{path}: {error.format_message()}") from None
+    from_file = file_context.params
+    if from_file.get("tc") is not None:
+        clocks = _clock_flags(file_context)
+        if clocks:
+            raise click.UsageError(f"{path}: tc and {clocks[0].lstrip('-').replace('-', '_')} "
+                                   f"both set the clock; give one")
     given = {name for name in values
              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
     merged = {name: value if name in given else from_file[name] for name, value in values.items()}

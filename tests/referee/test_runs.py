@@ -181,6 +181,20 @@ init = ["name", "version"]
     assert "first" in capsys.readouterr().out
 
 
+def test_a_config_file_giving_tc_and_another_clock_is_refused_in_one_line(tmp_path, capsys):
+    config = tmp_path / "run.toml"
+    config.write_text(f'''
+game = "breakthrough"
+time = 30
+tc = "10+0.1"
+engine = [{json.dumps(INSTANT)}, {json.dumps(INSTANT)}]
+''')
+    assert run_cli("--config", str(config), "--out", str(tmp_path / "out")) == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.endswith(f"{config}: tc and time both set the clock; give one")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["--engine-option", "3:name=x"], "there is no engine 3"),
     (["--engine-option", "1:colour=red"], "unknown key 'colour'"),
