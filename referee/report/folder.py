@@ -9,7 +9,7 @@ browser (or the live server) never reads half a page.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..records.folder import (REPORT_NAME, RESULTS_NAME, GameRows, WriteFailed, engine_names,
                               read_settings, sgf_path, write_atomic)
@@ -31,25 +31,47 @@ def write_page_file(path: Path, text: str) -> None:
 
 
 def report_data(out: Path, rows: Iterable[Mapping[str, Any]] | None = None,
-                planned: int | None = None) -> ReportData:
+                planned: int | None = None,
+                visit: Callable[[Mapping[str, Any]], None] | None = None) -> ReportData:
     """Everything the page shows, read from the folder (``rows``: its results rows, when at
-    hand; walked once, twice for an old folder whose ``match.json`` does not name the
-    engines)."""
+    hand) in one walk over the rows (two for an old folder whose ``match.json`` does not name
+    the engines); ``visit`` is called with each row on the way, so that the replays and the
+    games list are written in the same walk (:func:`walk_rows`)."""
     settings = read_settings(out)
     if rows is None:
         rows = GameRows(out / RESULTS_NAME)
     names = engine_names(settings, rows)
     sprt = run_sprt(settings)
     tally, sample = Tally(len(names)), Sample()
-    sample.extend(history((GameResult.from_row(row) for row in rows), names, sprt, tally))
+
+    def results() -> Iterator[GameResult]:
+        for row in rows:
+            if visit is not None:
+                visit(row)
+            yield GameResult.from_row(row)
+
+    sample.extend(history(results(), names, sprt, tally))
     return ReportData(settings, names,
                       summary_of(tally, names, sprt=sprt, anchor=run_anchor(settings)),
                       sample.points(), planned)
 
 
-def write_games_list(out: Path, rows: Iterable[Mapping[str, Any]]) -> None:
-    """Write ``report-assets/games.js`` whole: a line per finished game."""
-    write_page_file(out / GAMES_FILE, "".join(games_line(row) for row in rows))
+def walk_rows(out: Path, rows: Iterable[Mapping[str, Any]], planned: int | None = None,
+              replays: str = "missing") -> ReportData:
+    """The page's figures from ``rows``, writing on the way the replays of the games (all of
+    them with ``replays="all"``, else those not written yet) and then the games list whole:
+    the folder is read once, whatever it holds."""
+    settings = read_settings(out)
+    lines: list[str] = []
+
+    def visit(row: Mapping[str, Any]) -> None:
+        if replays == "all" or not (out / game_file(row["game_no"])).exists():
+            write_game(out, row, settings)
+        lines.append(games_line(row))
+
+    data = report_data(out, rows, planned, visit)
+    write_page_file(out / GAMES_FILE, "".join(lines))
+    return data
 
 
 def append_to_games_list(out: Path, row: Mapping[str, Any]) -> None:
@@ -102,10 +124,4 @@ def write_page(out: Path, data: ReportData) -> Path:
 def write_report(out: Path, games: str = "missing") -> Path:
     """Write ``report.html`` and the replays of the finished games: all of them
     (``games="all"``) or only those not written yet (``"missing"``); returns the page's path."""
-    rows = GameRows(out / RESULTS_NAME)
-    data = report_data(out, rows)
-    for row in rows:
-        if games == "all" or not (out / game_file(row["game_no"])).exists():
-            write_game(out, row, data.settings)
-    write_games_list(out, rows)
-    return write_page(out, data)
+    return write_page(out, walk_rows(out, GameRows(out / RESULTS_NAME), replays=games))

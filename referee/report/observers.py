@@ -19,19 +19,21 @@ from __future__ import annotations
 import random
 import sys
 import time
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, TypeVar
 
 from engine.search import Analysis
 
 from ..plan.schedule import ScheduledGame
-from ..records.folder import RESULTS_NAME, GameRows
+from ..records.folder import RESULTS_NAME, GameRows, read_settings
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary, point_of
 from .charts import Sample
-from .folder import append_to_games_list, report_data, write_game, write_games_list, write_page
-from .page import ReportData, game_file
+from .folder import append_to_games_list, report_data, walk_rows, write_game, write_page
+from .page import ReportData
 from .server import LiveGame, LiveGames
+
+T = TypeVar("T")
 
 
 class ReportWriter(RunObserver):
@@ -53,14 +55,14 @@ class ReportWriter(RunObserver):
 
     def run_started(self, run: Run) -> None:
         self.out = run.out
+        planned = max(len(run.planned), run.tally.games)
         rows = GameRows(run.out / RESULTS_NAME)
-        try:
-            self.data = report_data(run.out, rows, max(len(run.planned), run.tally.games))
-        except OSError:
-            self.data = report_data(run.out, (), max(len(run.planned), run.tally.games))
+        # One walk: the figures so far, the replays of games finished before this run (a
+        # resumed run, an older version) and the games list; the figures alone if that fails.
+        self.data = (self._safely(lambda: walk_rows(run.out, rows, planned))
+                     or self._safely(lambda: report_data(run.out, rows, planned))
+                     or ReportData(read_settings(run.out), run.names, None, (), planned))
         self.sample.extend(self.data.history)
-        self._safely(lambda: self._missing_games(rows))
-        self._safely(lambda: write_games_list(self.out, rows))
         self._write()
 
     def game_finished(self, game: FinishedGame, summary: Summary) -> None:
@@ -78,19 +80,14 @@ class ReportWriter(RunObserver):
         if self.data is not None:
             self._write()
 
-    def _missing_games(self, rows: Iterable[dict[str, Any]]) -> None:
-        """Replays of games finished before this run (a resumed run, an older version)."""
-        for row in rows:
-            if not (self.out / game_file(row["game_no"])).exists():
-                write_game(self.out, row, self.data.settings)
-
     def _write(self) -> None:
         self._safely(lambda: write_page(self.out, self.data))
         self.written_at = self.clock()
 
-    def _safely(self, action: Callable[[], Any]) -> None:
+    def _safely(self, action: Callable[[], T]) -> T | None:
+        """``action``'s value, or ``None`` when it failed (said once on standard error)."""
         try:
-            action()
+            return action()
         except Exception as error:  # the run goes on without its report
             if not self.failed:
                 self.failed = True
