@@ -111,6 +111,7 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
     cols, rows = (int(part) for part in size.lower().split("x"))
     folder = out or Path(tempfile.mkdtemp(prefix="bench-run-",
                                           dir="/dev/shm" if Path("/dev/shm").is_dir() else None))
+    folder.mkdir(parents=True, exist_ok=True)
     setup = Setup(game, size=(cols, rows))
     engines = (EngineSpec("a", "random-a", control=TimeControl(3600)),
                EngineSpec("b", "random-b", control=TimeControl(3600)))
