@@ -53,10 +53,14 @@ def serving(out: Path, port: int | None, host: str) -> Iterator[list[RunObserver
 
 @click.command()
 @click.argument("folder", type=FOLDER)
-def report(folder: Path) -> None:
-    """Rebuild FOLDER/report.html and every game's replay from the folder's records."""
+@click.option("--all-replays", is_flag=True,
+              help="Write every game's replay again, not only those missing or written by a "
+                   "version whose replays differ.")
+def report(folder: Path, all_replays: bool) -> None:
+    """Rebuild FOLDER/report.html, its list of games and the replays it lacks, from the
+    folder's records."""
     check_folder(folder)
-    click.echo(write_report(folder, games="all"))
+    click.echo(write_report(folder, games="all" if all_replays else "missing"))
 
 
 @click.command()

@@ -18,8 +18,9 @@ from ..stats import Tally, history, summary_of
 from ..stats.ratings import run_anchor
 from ..stats.sprt import run_sprt
 from .charts import Sample
-from .page import GAMES_FILE, ReportData, game_file, game_script, games_line, render
-from .replay import replay, sgf_clocks
+from .page import (GAMES_FILE, REPLAYS_FORMAT_FILE, ReportData, game_file, game_script,
+                   games_line, render)
+from .replay import REPLAY_FORMAT, replay, sgf_clocks
 
 def write_page_file(path: Path, text: str) -> None:
     """Write one file of the report (its folder made first), atomically."""
@@ -59,19 +60,31 @@ def report_data(out: Path, rows: Iterable[Mapping[str, Any]] | None = None,
 def walk_rows(out: Path, rows: Iterable[Mapping[str, Any]], planned: int | None = None,
               replays: str = "missing") -> ReportData:
     """The page's figures from ``rows``, writing on the way the replays of the games (all of
-    them with ``replays="all"``, else those not written yet) and then the games list whole:
-    the folder is read once, whatever it holds."""
+    them with ``replays="all"``, else those not written yet, or written in another
+    :data:`~.replay.REPLAY_FORMAT`) and then the games list whole: the folder is read once,
+    whatever it holds."""
     settings = read_settings(out)
+    every = replays == "all" or replays_format(out) != REPLAY_FORMAT
     lines: list[str] = []
 
     def visit(row: Mapping[str, Any]) -> None:
-        if replays == "all" or not (out / game_file(row["game_no"])).exists():
+        if every or not (out / game_file(row["game_no"])).exists():
             write_game(out, row, settings)
         lines.append(games_line(row))
 
     data = report_data(out, rows, planned, visit)
     write_page_file(out / GAMES_FILE, "".join(lines))
+    write_page_file(out / REPLAYS_FORMAT_FILE, f"{REPLAY_FORMAT}\n")
     return data
+
+
+def replays_format(out: Path) -> int | None:
+    """The :data:`~.replay.REPLAY_FORMAT` of the folder's replays, ``None`` where unknown
+    (replays of a version before the format was written down, or none yet)."""
+    try:
+        return int((out / REPLAYS_FORMAT_FILE).read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return None
 
 
 def append_to_games_list(out: Path, row: Mapping[str, Any]) -> None:
@@ -122,6 +135,7 @@ def write_page(out: Path, data: ReportData) -> Path:
 
 
 def write_report(out: Path, games: str = "missing") -> Path:
-    """Write ``report.html`` and the replays of the finished games: all of them
-    (``games="all"``) or only those not written yet (``"missing"``); returns the page's path."""
+    """Write ``report.html``, the games list and the replays of the finished games: all of
+    them (``games="all"``) or only those not written yet in this format (``"missing"``);
+    returns the page's path."""
     return write_page(out, walk_rows(out, GameRows(out / RESULTS_NAME), replays=games))

@@ -377,6 +377,7 @@ def game_script(game: Mapping[str, Any]) -> str:
 
 
 GAMES_FILE = f"{ASSETS_DIR}/games.js"
+REPLAYS_FORMAT_FILE = f"{ASSETS_DIR}/replays-format"
 
 
 def game_file(game_no: int) -> str:

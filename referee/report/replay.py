@@ -27,6 +27,12 @@ from ..records.results import game_of_row
 from ..records.sgf import SgfError, read_sgf
 from .evaluation import evaluation_chart, ply_texts
 
+# The version of the replays' text. A folder's replays are written once, when each game ends,
+# and kept; one whose replays were written in another format has them all written again
+# (report.folder.walk_rows). Raise it whenever the text of a replay changes (the drawings
+# included): tests/report/test_report.py fails until it is raised.
+REPLAY_FORMAT = 1
+
 
 def pack(texts: Sequence[str]) -> dict[str, Any]:
     r"""``texts`` (a game's boards) as their distinct lines, each stored once, and each text as
