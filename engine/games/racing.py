@@ -94,8 +94,10 @@ class RacePosition(Position):
     """A position of a race game: two bitboards and the side to move.
 
     Subclasses declare ``steps`` (every step a piece may make), ``capture_steps`` (the steps
-    that may land on an opponent piece; the others need an empty square), and the texts
-    ``step_rule`` and ``capture_rule`` used in error messages.
+    that may land on an opponent piece; the others need an empty square), the texts
+    ``step_rule`` and ``capture_rule`` used in error messages, and ``always_moves_from``: the
+    number of files from which a side with a piece always has a legal move (its most advanced
+    piece has one), so that :meth:`_judge` need not look for one.
     """
 
     has_evaluation = True
@@ -103,6 +105,7 @@ class RacePosition(Position):
     capture_steps: ClassVar[tuple[Step, ...]]
     step_rule: ClassVar[str]
     capture_rule: ClassVar[str] = ""
+    always_moves_from: ClassVar[int]
 
     def __init__(self, game: Game, black: int | None = None, white: int | None = None,
                  to_move: int = WHITE) -> None:
@@ -192,7 +195,7 @@ class RacePosition(Position):
             if not self.pieces[colour ^ 1]:
                 return Outcome(colour, Termination.NORMAL,
                                f"{COLOUR_NAMES[colour ^ 1]} has no pieces left")
-        if not self._can_move(self.to_move):
+        if self.board.cols < self.always_moves_from and not self._can_move(self.to_move):
             return Outcome(mover, Termination.NORMAL,
                            f"{COLOUR_NAMES[self.to_move]} has no legal move")
         return None
