@@ -175,15 +175,6 @@ def touching(black: list[int], white: list[int], tables: BoardTables) -> bool:
     return False
 
 
-def add_moves(origins: int, bases: tuple[int, ...], step: int, append) -> None:
-    """Append the move ``square * MOVE_FACTOR + step`` for each stone of one word's
-    ``origins``, lowest first; ``bases`` is that word's row of ``BoardTables.move_bases``."""
-    while origins:
-        low = origins & -origins
-        origins ^= low
-        append(bases[low % BIT_MODULUS] + step)
-
-
 def neighbours(stones: int, tables: BoardTables) -> int:
     """Every square orthogonally adjacent to a square of ``stones``."""
     cols = tables.cols
@@ -274,30 +265,46 @@ class ClobberPosition(Position):
         opponent = self.words[self.to_move ^ 1]
         tables = self.tables
         cols, bases, first_rank = tables.cols, tables.move_bases, tables.first_rank
+        words, east, west = tables.words, tables.word_not_last_file, tables.word_not_first_file
         top = tables.word_bits - cols  # the shift from a word's lowest rank to its highest
         moves = []
         append = moves.append
         # For each direction, word by word: the stones whose neighbour that way is an
-        # opponent stone (in the word above or below, across a word's edge).
-        for word in tables.words:
-            add_moves(own[word] & (opponent[word] >> 1) & tables.word_not_last_file,
-                      bases[word], 1, append)
-        for word in tables.words:
-            add_moves(own[word] & (opponent[word] << 1) & tables.word_not_first_file,
-                      bases[word], -1, append)
-        for word in tables.words:
+        # opponent stone (in the word above or below, across a word's edge), lowest first,
+        # each found by its bit's remainder modulo 67 (see BIT_MODULUS).
+        for word in words:
+            origins, row = own[word] & (opponent[word] >> 1) & east, bases[word]
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                append(row[low % BIT_MODULUS] + 1)
+        for word in words:
+            origins, row = own[word] & (opponent[word] << 1) & west, bases[word]
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                append(row[low % BIT_MODULUS] - 1)
+        for word in words:
             above = (opponent[word + 1] & first_rank) << top
-            add_moves(own[word] & ((opponent[word] >> cols) | above), bases[word], cols, append)
-        for word in tables.words:
+            origins, row = own[word] & ((opponent[word] >> cols) | above), bases[word]
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                append(row[low % BIT_MODULUS] + cols)
+        for word in words:
             below = opponent[word - 1] >> top
-            add_moves(own[word] & ((opponent[word] << cols) | below), bases[word], -cols, append)
+            origins, row = own[word] & ((opponent[word] << cols) | below), bases[word]
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                append(row[low % BIT_MODULUS] - cols)
         return moves
 
     def _apply(self, move: int) -> None:
-        own = self.words[self.to_move]
-        word, bit = self.tables.places[move >> TARGET_BITS]
+        own, places = self.words[self.to_move], self.tables.places
+        word, bit = places[move >> TARGET_BITS]
         own[word] ^= bit
-        word, bit = self.tables.places[move & TARGET_MASK]
+        word, bit = places[move & TARGET_MASK]
         own[word] ^= bit
         self.words[self.to_move ^ 1][word] ^= bit
 
