@@ -101,8 +101,8 @@ WORD_LIMIT = 1 << 62
 class BoardTables(NamedTuple):
     """The per-size constants of a Clobber board: whole-board masks, and those of its words.
 
-    Words hold ``word_ranks`` ranks each (the last one may hold fewer); a colour's word list
-    has a 0 at each end, so that word ``i`` (from 1) always has a word below and above it.
+    Words hold ``word_bits // cols`` ranks each (the last one may hold fewer); a colour's word
+    list has a 0 at each end, so that word ``i`` (from 1) always has a word below and above it.
     """
 
     cols: int
@@ -112,7 +112,6 @@ class BoardTables(NamedTuple):
     not_last_file: int  # squares with a square to their east
     start_black: int
     start_white: int
-    word_ranks: int
     word_bits: int
     words: range  # the indices of the words that hold squares: 1 to the number of words
     word_not_first_file: int  # the masks above for one word
@@ -142,7 +141,7 @@ def board_tables(cols: int, rows: int) -> BoardTables:
     for square, (word, bit) in enumerate(places):
         bases[word][bit % BIT_MODULUS] = square * MOVE_FACTOR
     return BoardTables(cols, rows, full, full ^ first_file, full ^ last_file, black, full ^ black,
-                       word_ranks, word_bits, range(1, count + 1), word_full ^ word_first_file,
+                       word_bits, range(1, count + 1), word_full ^ word_first_file,
                        word_full ^ (word_first_file << (cols - 1)), (1 << cols) - 1, places,
                        tuple(map(tuple, bases)))
 
