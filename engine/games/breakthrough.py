@@ -58,6 +58,7 @@ class BreakthroughPosition(RacePosition):
     capture_steps = DIAGONALS
     step_rule = "a piece moves one square straight or diagonally forward"
     capture_rule = "a piece captures diagonally, never straight ahead"
+    always_moves_from = 2  # see the module's docstring
 
     def evaluate(self) -> int:
         """Material and advancement, with the safety of each side's pieces (defended by a friend,

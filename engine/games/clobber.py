@@ -9,9 +9,15 @@ removed. The player who cannot move loses.
 
 Notation: every move is a capture, ``b2xb3``; on input ``b2-b3`` and ``b2b3`` are read too.
 
-Representation: one Python integer bitboard per colour, bit ``rank * cols + file`` (up to 676
-bits). A move is the integer ``origin << 10 | target``. The masks that keep shifts from
-wrapping round a board edge are built once per board size (:func:`board_tables`).
+Representation: square ``rank * cols + file``; a move is the integer ``origin << 10 | target``.
+The rules (moves, captures, the end) work on each colour's stones held as *words*: a list of
+integers of at most 62 bits each (:attr:`BoardTables.word_bits`, whole ranks), so that no value
+in a ply reaches 2**63: PyPy keeps such integers in machine words and larger ones as slow big
+integers (CPython runs both alike), and on the default 10x10 board this makes its playouts
+several times faster. The evaluation and the endgame solver read each colour as one integer
+bitboard, bit ``square`` (up to 676 bits), joined from the words when asked for
+(:attr:`ClobberPosition.pieces`). The masks that keep shifts from wrapping round a board edge
+are built once per board size (:func:`board_tables`).
 """
 
 from __future__ import annotations
@@ -83,8 +89,21 @@ CLOBBER = ClobberRules()
 SOLVER = SumSolver(CLOBBER, REGION_LIMIT)
 REGIONS = Regions(SOLVER, DECOMPOSE_LIMIT, ROOT_SOLVE_LIMIT, EVAL_NODES)
 
+# A one-bit word ``1 << k`` (k < 66) is told from the others by its remainder modulo 67 (2 is a
+# primitive root of the prime 67): a table look-up, where PyPy's ``bit_length`` loops over bits.
+BIT_MODULUS = 67
+# Every word is below this. PyPy keeps a value computed from a big integer as a big integer
+# even when it is small (``big & mask``, ``big >> n``); ``% WORD_LIMIT`` makes it a machine word
+# (2**63 itself is a big integer there, so it would not do).
+WORD_LIMIT = 1 << 62
+
+
 class BoardTables(NamedTuple):
-    """The per-size constants of a Clobber board."""
+    """The per-size constants of a Clobber board: whole-board masks, and those of its words.
+
+    Words hold ``word_bits // cols`` ranks each (the last one may hold fewer); a colour's word
+    list has a 0 at each end, so that word ``i`` (from 1) always has a word below and above it.
+    """
 
     cols: int
     rows: int
@@ -93,6 +112,13 @@ class BoardTables(NamedTuple):
     not_last_file: int  # squares with a square to their east
     start_black: int
     start_white: int
+    word_bits: int
+    words: range  # the indices of the words that hold squares: 1 to the number of words
+    word_not_first_file: int  # the masks above for one word
+    word_not_last_file: int
+    first_rank: int  # a word's lowest rank
+    places: tuple[tuple[int, int], ...]  # per square: (the index of its word, its bit there)
+    move_bases: tuple[tuple[int, ...], ...]  # per word: one-bit word % 67 -> square * MOVE_FACTOR
 
 
 @lru_cache(maxsize=None)
@@ -103,7 +129,49 @@ def board_tables(cols: int, rows: int) -> BoardTables:
     last_file = first_file << (cols - 1)
     black = sum(1 << (rank * cols + file)
                 for rank in range(rows) for file in range(cols) if (rank + file) % 2 == 0)
-    return BoardTables(cols, rows, full, full ^ first_file, full ^ last_file, black, full ^ black)
+    # A word shifted up by a rank must stay below 2**63 (so a word has at most 62 bits).
+    word_ranks = max(1, 63 // cols - 1)
+    word_bits = word_ranks * cols
+    count = -(-rows // word_ranks)
+    word_full = (1 << word_bits) - 1
+    word_first_file = (first_file & word_full) % WORD_LIMIT
+    places = tuple((square // word_bits + 1, 1 << square % word_bits)
+                   for square in range(cols * rows))
+    bases = [[0] * BIT_MODULUS for _ in range(count + 2)]
+    for square, (word, bit) in enumerate(places):
+        bases[word][bit % BIT_MODULUS] = square * MOVE_FACTOR
+    return BoardTables(cols, rows, full, full ^ first_file, full ^ last_file, black, full ^ black,
+                       word_bits, range(1, count + 1), word_full ^ word_first_file,
+                       word_full ^ (word_first_file << (cols - 1)), (1 << cols) - 1, places,
+                       tuple(map(tuple, bases)))
+
+
+def to_words(bits: int, tables: BoardTables) -> list[int]:
+    """The words of a bitboard, with a 0 at each end (see :class:`BoardTables`)."""
+    size, mask = tables.word_bits, (1 << tables.word_bits) - 1
+    words = [(bits >> (size * (word - 1)) & mask) % WORD_LIMIT for word in tables.words]
+    return [0] + words + [0]
+
+
+def from_words(words: list[int], tables: BoardTables) -> int:
+    """The bitboard held by ``words`` (:func:`to_words`'s inverse)."""
+    size = tables.word_bits
+    return sum(words[word] << (size * (word - 1)) for word in tables.words)
+
+
+def touching(black: list[int], white: list[int], tables: BoardTables) -> bool:
+    """Whether some black stone is orthogonally adjacent to a white one, given their words."""
+    cols, first_rank = tables.cols, tables.first_rank
+    top = tables.word_bits - cols  # the shift from a word's lowest rank to its highest
+    sideways = tables.word_not_last_file
+    for word in tables.words:
+        own, other = black[word], white[word]
+        if (own & ((other >> 1) & sideways | (other >> cols) | (other << cols))
+                or other & (own >> 1) & sideways
+                or own & (white[word + 1] & first_rank) << top
+                or other & (black[word + 1] & first_rank) << top):
+            return True
+    return False
 
 
 def neighbours(stones: int, tables: BoardTables) -> int:
@@ -179,35 +247,65 @@ class ClobberPosition(Position):
     def __init__(self, game: Game, black: int, white: int, to_move: int = BLACK) -> None:
         super().__init__(game)
         self.tables = board_tables(game.cols, game.rows)
-        self.pieces = [black, white]
+        self.words = [to_words(black, self.tables), to_words(white, self.tables)]
         self.to_move = to_move
         self._start()
 
+    @property
+    def pieces(self) -> tuple[int, int]:
+        """The black and the white stones, each as one bitboard."""
+        return from_words(self.words[0], self.tables), from_words(self.words[1], self.tables)
+
     def _copy_state(self, other: ClobberPosition) -> None:
-        other.pieces = list(self.pieces)
+        other.words = [list(words) for words in self.words]
 
     def _generate(self) -> list[int]:
-        own = self.pieces[self.to_move]
-        opponent = self.pieces[self.to_move ^ 1]
+        own = self.words[self.to_move]
+        opponent = self.words[self.to_move ^ 1]
         tables = self.tables
-        cols = tables.cols
+        cols, bases, first_rank = tables.cols, tables.move_bases, tables.first_rank
+        words, east, west = tables.words, tables.word_not_last_file, tables.word_not_first_file
+        top = tables.word_bits - cols  # the shift from a word's lowest rank to its highest
         moves = []
-        # For each direction: the stones whose neighbour that way is an opponent stone.
-        for step, origins in ((1, own & (opponent >> 1) & tables.not_last_file),
-                              (-1, own & (opponent << 1) & tables.not_first_file),
-                              (cols, own & (opponent >> cols)),
-                              (-cols, own & (opponent << cols))):
+        append = moves.append
+        # For each direction, word by word: the stones whose neighbour that way is an
+        # opponent stone (in the word above or below, across a word's edge), lowest first,
+        # each found by its bit's remainder modulo 67 (see BIT_MODULUS).
+        for word in words:
+            origins, row = own[word] & (opponent[word] >> 1) & east, bases[word]
             while origins:
                 low = origins & -origins
                 origins ^= low
-                moves.append((low.bit_length() - 1) * MOVE_FACTOR + step)
+                append(row[low % BIT_MODULUS] + 1)
+        for word in words:
+            origins, row = own[word] & (opponent[word] << 1) & west, bases[word]
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                append(row[low % BIT_MODULUS] - 1)
+        for word in words:
+            above = (opponent[word + 1] & first_rank) << top
+            origins, row = own[word] & ((opponent[word] >> cols) | above), bases[word]
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                append(row[low % BIT_MODULUS] + cols)
+        for word in words:
+            below = opponent[word - 1] >> top
+            origins, row = own[word] & ((opponent[word] << cols) | below), bases[word]
+            while origins:
+                low = origins & -origins
+                origins ^= low
+                append(row[low % BIT_MODULUS] - cols)
         return moves
 
     def _apply(self, move: int) -> None:
-        mover = self.to_move
-        target = 1 << (move & TARGET_MASK)
-        self.pieces[mover] ^= (1 << (move >> TARGET_BITS)) | target
-        self.pieces[mover ^ 1] ^= target
+        own, places = self.words[self.to_move], self.tables.places
+        word, bit = places[move >> TARGET_BITS]
+        own[word] ^= bit
+        word, bit = places[move & TARGET_MASK]
+        own[word] ^= bit
+        self.words[self.to_move ^ 1][word] ^= bit
 
     def _revert(self, move: int, undo: None) -> None:
         self._apply(move)
@@ -215,8 +313,7 @@ class ClobberPosition(Position):
     def _judge(self, move) -> Outcome | None:
         # A move exists for one side exactly when a black stone touches a white one, and then
         # for both sides: so the side to move loses exactly when no two opposite stones touch.
-        black, white = self.pieces
-        if contact(black, white, self.tables):
+        if touching(self.words[0], self.words[1], self.tables):
             return None
         loser = self.to_move
         return Outcome(loser ^ 1, Termination.NORMAL, f"{COLOUR_NAMES[loser]} has no move")
@@ -253,15 +350,15 @@ class ClobberPosition(Position):
         a region whose value is 0 (the second player wins it) changes nothing in a sum.
         """
         mover = self.to_move
-        black, white = self.pieces
+        pieces = self.pieces
         tables = self.tables
-        regions = open_regions(black, white, tables)
+        regions = open_regions(*pieces, tables)
         playing = won = 0
         for region, outcome in regions:
             playing |= region
             won += (outcome == POSITIVE) - (outcome == NEGATIVE)
-        own = self.pieces[mover] & playing
-        opponent = self.pieces[mover ^ 1] & playing
+        own = pieces[mover] & playing
+        opponent = pieces[mover ^ 1] & playing
         active = (contact(own, opponent, tables).bit_count()
                   - contact(opponent, own, tables).bit_count())
         score = (WEIGHT_IN_PLAY * (own.bit_count() - opponent.bit_count())
@@ -295,8 +392,8 @@ class ClobberPosition(Position):
     def _shape_of(self, region: int):
         return region_shape(*self.pieces, region, self.tables.cols)
 
-    def key(self) -> tuple[int, int, int]:
-        return self.pieces[0], self.pieces[1], self.to_move
+    def key(self) -> tuple[int, ...]:
+        return (*self.words[0], *self.words[1], self.to_move)
 
     def diagram(self) -> str:
         black, white = self.pieces

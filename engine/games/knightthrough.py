@@ -56,6 +56,7 @@ class KnightthroughPosition(RacePosition):
     capture_steps = KNIGHT_STEPS
     step_rule = ("a piece moves two ranks forward and one file sideways, "
                  "or one rank forward and two files sideways")
+    always_moves_from = 4  # see the module's docstring
 
     def evaluate(self) -> int:
         """Material, advancement and mobility, a bonus for a piece to take for nothing, and the

@@ -13,6 +13,13 @@ Notation: ``b1-b3``, capture ``b1xd3``, ``pass`` (only when no other move exists
 Representation: one 64-bit integer per colour, bit ``rank * 8 + file``. A move is the integer
 ``origin << 6 | target``; :data:`PASS` is -1. Move generation counts the pieces on each line
 with one ``bit_count`` and reads the target and the squares jumped over from tables built once.
+
+PyPy keeps an integer below 2**63 in a machine word and a larger one as a slow big integer; a
+value computed from a big one (``big & mask``, ``big >> n``) stays big even when it is small,
+and only ``%`` by a machine word (:data:`WORD_LIMIT`) turns it back. Only h8 needs bit 63, so
+while h8 is empty every value of a ply is kept below 2**63: the boards are turned back into
+machine words when a move leaves or takes on h8 (:func:`machine_word`), and the move generator
+and the connection test use masks without h8 then (:data:`LOW_LINES`, :func:`grow_without_h8`).
 """
 
 from __future__ import annotations
@@ -23,9 +30,15 @@ from ..grid import (from_to_text, parse_from_to, parse_square, render, square_na
 
 SIZE = 8
 PASS = -1
+H8 = 63
+WORD_LIMIT = 0x7FFF_FFFF_FFFF_FFFF  # 2**63 - 1, the largest machine word of PyPy
 FULL = (1 << 64) - 1
 NOT_FILE_A = FULL ^ sum(1 << (rank * 8) for rank in range(8))
 NOT_FILE_H = FULL ^ sum(1 << (rank * 8 + 7) for rank in range(8))
+# The masks of :func:`grow_without_h8`: all below 2**63, and kept as machine words.
+LOW_NOT_FILE_H = NOT_FILE_H % WORD_LIMIT
+UP_NOT_H8 = (FULL >> 8) % WORD_LIMIT ^ (1 << (H8 - 8))  # squares whose north is on board, not h8
+EAST_NOT_H8 = LOW_NOT_FILE_H ^ (1 << (H8 - 1))  # squares whose east is on board, not h8
 START_BLACK = sum(1 << file for file in range(1, 7)) | sum(1 << (56 + file) for file in range(1, 7))
 START_WHITE = sum(1 << (rank * 8) for rank in range(1, 7)) | sum(1 << (rank * 8 + 7) for rank in range(1, 7))
 
@@ -37,27 +50,29 @@ def _on_board(file: int, rank: int) -> bool:
     return 0 <= file < SIZE and 0 <= rank < SIZE
 
 
-def _build_lines():
+def _build_lines(without: int | None = None):
     """For every square: its four lines, each as (mask of the whole line, two rays).
 
     A ray is a tuple indexed by distance n (0..8): ``None`` where n steps leave the board, else
-    ``(target, target bit, mask of the squares strictly between)``.
+    ``(target, target bit, mask of the squares strictly between)``. The square ``without`` is
+    left out of the masks (its target bit is 0): the tables for a board where it is empty.
     """
     table = []
     for square in range(64):
         file, rank = square % 8, square // 8
         lines = []
         for axis in AXES:
-            mask = 1 << square
+            mask = 0 if square == without else 1 << square
             rays = []
             for df, dr in axis:
                 ray, between = [None], 0
                 f, r = file + df, rank + dr
                 while _on_board(f, r):
                     target = r * 8 + f
-                    ray.append((target, 1 << target, between))
-                    mask |= 1 << target
-                    between |= 1 << target
+                    bit = 0 if target == without else 1 << target
+                    ray.append((target, bit, between))
+                    mask |= bit
+                    between |= bit
                     f, r = f + df, r + dr
                 rays.append(tuple(ray + [None] * (SIZE + 1 - len(ray))))
             lines.append((mask, rays[0], rays[1]))
@@ -66,6 +81,7 @@ def _build_lines():
 
 
 LINES = _build_lines()
+LOW_LINES = _build_lines(without=H8)  # while h8 is empty (no square is strictly beyond h8)
 
 # --- evaluation tables -----------------------------------------------------------------------
 # Centralisation: pieces in the middle join up more easily; edges and corners are weak.
@@ -81,17 +97,30 @@ WEIGHT_CONTACT = 10
 TEMPO = 15
 
 
-def neighbours(bits: int) -> int:
-    """Every square 8-adjacent to a square of ``bits`` (and ``bits`` itself)."""
-    grown = bits | (bits << 8) | (bits >> 8)
-    return (grown | ((grown << 1) & NOT_FILE_A) | ((grown >> 1) & NOT_FILE_H)) & FULL
+def machine_word(bits: int) -> int:
+    """``bits``, as a machine word on PyPy when it is below 2**63 (the same value)."""
+    return bits if bits >> H8 else bits % WORD_LIMIT
+
+
+def grow(group: int, bits: int) -> int:
+    """The squares of ``bits`` in ``group`` or 8-adjacent to one of its squares (``group`` is
+    part of ``bits``)."""
+    grown = group | (group << 8) | (group >> 8)
+    return (grown | ((grown << 1) & NOT_FILE_A) | ((grown >> 1) & NOT_FILE_H)) & bits
+
+
+def grow_without_h8(group: int, bits: int) -> int:
+    """:func:`grow` for ``bits`` without h8, where no shift reaches bit 63 (see the module)."""
+    grown = group | ((group & UP_NOT_H8) << 8) | (group >> 8)
+    return (grown | ((grown & EAST_NOT_H8) << 1) | ((grown >> 1) & LOW_NOT_FILE_H)) & bits
 
 
 def is_connected(bits: int) -> bool:
     """Whether the pieces of ``bits`` form one 8-connected group (a single piece does)."""
     group = bits & -bits
+    step = grow if bits >> H8 else grow_without_h8
     while True:
-        grown = neighbours(group) & bits
+        grown = step(group, bits)
         if grown == group:
             return grown == bits
         group = grown
@@ -100,10 +129,11 @@ def is_connected(bits: int) -> bool:
 def groups(bits: int) -> int:
     """How many 8-connected groups the pieces of ``bits`` form."""
     count = 0
+    step = grow if bits >> H8 else grow_without_h8
     while bits:
         group = bits & -bits
         while True:
-            grown = neighbours(group) & bits
+            grown = step(group, bits)
             if grown == group:
                 break
             group = grown
@@ -177,7 +207,7 @@ class LoaPosition(Position):
     def __init__(self, game: Game, black: int = START_BLACK, white: int = START_WHITE,
                  to_move: int = BLACK) -> None:
         super().__init__(game)
-        self.pieces = [black, white]
+        self.pieces = [machine_word(black), machine_word(white)]
         self.to_move = to_move
         self._start()
 
@@ -195,6 +225,7 @@ class LoaPosition(Position):
         own = self.pieces[self.to_move]
         opponent = self.pieces[self.to_move ^ 1]
         occupied = own | opponent
+        lines = LINES if occupied >> H8 else LOW_LINES
         moves = []
         remaining = own
         while remaining:
@@ -202,7 +233,7 @@ class LoaPosition(Position):
             remaining ^= low
             origin = low.bit_length() - 1
             base = origin << 6
-            for mask, forward, backward in LINES[origin]:
+            for mask, forward, backward in lines[origin]:
                 count = (occupied & mask).bit_count()
                 step = forward[count]
                 if step is not None and not (own & step[1] or opponent & step[2]):
@@ -222,15 +253,20 @@ class LoaPosition(Position):
         captured = bool(self.pieces[mover ^ 1] & target)
         if captured:
             self.pieces[mover ^ 1] ^= target
+        if origin_target >> H8:  # the move leaves or takes h8
+            self.pieces = [machine_word(bits) for bits in self.pieces]
         return captured
 
     def _revert(self, move: int, captured: bool) -> None:
         if move == PASS:
             return
         mover = self.to_move
-        self.pieces[mover] ^= (1 << (move >> 6)) | (1 << (move & 63))
+        origin_target = (1 << (move >> 6)) | (1 << (move & 63))
+        self.pieces[mover] ^= origin_target
         if captured:
             self.pieces[mover ^ 1] |= 1 << (move & 63)
+        if origin_target >> H8:
+            self.pieces = [machine_word(bits) for bits in self.pieces]
 
     def _judge(self, move) -> Outcome | None:
         mover = self.to_move ^ 1

@@ -11,6 +11,11 @@ numbering of :mod:`engine.grid`), on any board up to 26x26. A move is the intege
 sideways)`` pairs, and which of them may capture); :class:`Board` turns them into shift amounts
 and origin masks once per board size, and the one generator here applies them with a shift per
 step to every piece at once.
+
+PyPy keeps an integer below 2**63 in a machine word and a larger one as a slow big integer, and
+a value computed from a big one stays big even when it is small: on 8x8 every whole-board value
+is big (the board's mask has 64 bits). The generator turns each step's targets, almost always
+below 2**63, back into a machine word (:func:`machine_word`) before taking them one by one.
 """
 
 from __future__ import annotations
@@ -29,9 +34,15 @@ TARGET_MASK = (1 << MOVE_BITS) - 1
 # ``target * TARGET_WEIGHT - (shift << MOVE_BITS)``.
 TARGET_WEIGHT = (1 << MOVE_BITS) + 1
 
+WORD_LIMIT = 0x7FFF_FFFF_FFFF_FFFF  # 2**63 - 1, the largest machine word of PyPy
 SURE_WIN = 100_000  # the evaluation of a race decided in the next move or two
 
 Step = tuple[int, int]  # (ranks forward, files sideways; positive towards the h-file)
+
+
+def machine_word(bits: int) -> int:
+    """``bits``, as a machine word on PyPy when it is below 2**63 (the same value)."""
+    return bits if bits >> 63 else bits % WORD_LIMIT
 
 
 @dataclass(frozen=True)
@@ -94,8 +105,10 @@ class RacePosition(Position):
     """A position of a race game: two bitboards and the side to move.
 
     Subclasses declare ``steps`` (every step a piece may make), ``capture_steps`` (the steps
-    that may land on an opponent piece; the others need an empty square), and the texts
-    ``step_rule`` and ``capture_rule`` used in error messages.
+    that may land on an opponent piece; the others need an empty square), the texts
+    ``step_rule`` and ``capture_rule`` used in error messages, and ``always_moves_from``: the
+    number of files from which a side with a piece always has a legal move (its most advanced
+    piece has one), so that :meth:`_judge` need not look for one.
     """
 
     has_evaluation = True
@@ -103,6 +116,7 @@ class RacePosition(Position):
     capture_steps: ClassVar[tuple[Step, ...]]
     step_rule: ClassVar[str]
     capture_rule: ClassVar[str] = ""
+    always_moves_from: ClassVar[int]
 
     def __init__(self, game: Game, black: int | None = None, white: int | None = None,
                  to_move: int = WHITE) -> None:
@@ -134,7 +148,7 @@ class RacePosition(Position):
         append = moves.append
         if self.to_move == WHITE:
             for shift, origins, captures in self.shifts[WHITE]:
-                targets = ((own & origins) << shift) & (free if captures else empty)
+                targets = machine_word(((own & origins) << shift) & (free if captures else empty))
                 offset = shift << MOVE_BITS
                 while targets:
                     low = targets & -targets
@@ -142,7 +156,7 @@ class RacePosition(Position):
                     append((low.bit_length() - 1) * TARGET_WEIGHT - offset)
         else:
             for shift, origins, captures in self.shifts[BLACK]:
-                targets = ((own & origins) >> shift) & (free if captures else empty)
+                targets = machine_word(((own & origins) >> shift) & (free if captures else empty))
                 offset = shift << MOVE_BITS
                 while targets:
                     low = targets & -targets
@@ -192,7 +206,7 @@ class RacePosition(Position):
             if not self.pieces[colour ^ 1]:
                 return Outcome(colour, Termination.NORMAL,
                                f"{COLOUR_NAMES[colour ^ 1]} has no pieces left")
-        if not self._can_move(self.to_move):
+        if self.board.cols < self.always_moves_from and not self._can_move(self.to_move):
             return Outcome(mover, Termination.NORMAL,
                            f"{COLOUR_NAMES[self.to_move]} has no legal move")
         return None
