@@ -14,16 +14,16 @@ Representation: one 64-bit integer per colour, bit ``rank * 8 + file``. A move i
 ``origin << 6 | target``; :data:`PASS` is -1. Move generation counts the pieces on each line
 with one ``bit_count`` and reads the target and the squares jumped over from tables built once.
 
-PyPy keeps an integer below 2**63 in a machine word and a larger one as a slow big integer; a
-value computed from a big one (``big & mask``, ``big >> n``) stays big even when it is small,
-and only ``%`` by a machine word (:data:`WORD_LIMIT`) turns it back. Only h8 needs bit 63, so
-while h8 is empty every value of a ply is kept below 2**63: the boards are turned back into
-machine words when a move leaves or takes on h8 (:func:`machine_word`), and the move generator
-and the connection test use masks without h8 then (:data:`LOW_LINES`, :func:`grow_without_h8`).
+PyPy computes with big integers above 2**63, and on values computed from them
+(:mod:`engine.bits`). Only h8 needs bit 63, so while h8 is empty every value of a ply is kept
+below 2**63: the boards are turned back into machine words when a move leaves or takes on h8
+(:func:`~engine.bits.machine_word`), and the move generator and the connection test use masks
+without h8 then (:data:`LOW_LINES`, :func:`grow_without_h8`).
 """
 
 from __future__ import annotations
 
+from ..bits import WORD_LIMIT, machine_word
 from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
@@ -31,14 +31,14 @@ from ..grid import (from_to_text, parse_from_to, parse_square, render, square_na
 SIZE = 8
 PASS = -1
 H8 = 63
-WORD_LIMIT = 0x7FFF_FFFF_FFFF_FFFF  # 2**63 - 1, the largest machine word of PyPy
 FULL = (1 << 64) - 1
 NOT_FILE_A = FULL ^ sum(1 << (rank * 8) for rank in range(8))
 NOT_FILE_H = FULL ^ sum(1 << (rank * 8 + 7) for rank in range(8))
 # The masks of :func:`grow_without_h8`: all below 2**63, and kept as machine words.
 LOW_NOT_FILE_H = NOT_FILE_H % WORD_LIMIT
-UP_NOT_H8 = (FULL >> 8) % WORD_LIMIT ^ (1 << (H8 - 8))  # squares whose north is on board, not h8
-EAST_NOT_H8 = LOW_NOT_FILE_H ^ (1 << (H8 - 1))  # squares whose east is on board, not h8
+# The squares whose north, and whose east, is on the board and not h8.
+UP_NOT_H8 = (FULL >> 8) % WORD_LIMIT ^ (1 << (H8 - 8))
+EAST_NOT_H8 = LOW_NOT_FILE_H ^ (1 << (H8 - 1))
 START_BLACK = sum(1 << file for file in range(1, 7)) | sum(1 << (56 + file) for file in range(1, 7))
 START_WHITE = sum(1 << (rank * 8) for rank in range(1, 7)) | sum(1 << (rank * 8 + 7) for rank in range(1, 7))
 
@@ -95,11 +95,6 @@ WEIGHT_SPREAD = 45
 WEIGHT_CENTRALITY = 12
 WEIGHT_CONTACT = 10
 TEMPO = 15
-
-
-def machine_word(bits: int) -> int:
-    """``bits``, as a machine word on PyPy when it is below 2**63 (the same value)."""
-    return bits if bits >> H8 else bits % WORD_LIMIT
 
 
 def grow(group: int, bits: int) -> int:

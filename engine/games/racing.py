@@ -12,10 +12,10 @@ sideways)`` pairs, and which of them may capture); :class:`Board` turns them int
 and origin masks once per board size, and the one generator here applies them with a shift per
 step to every piece at once.
 
-PyPy keeps an integer below 2**63 in a machine word and a larger one as a slow big integer, and
-a value computed from a big one stays big even when it is small: on 8x8 every whole-board value
-is big (the board's mask has 64 bits). The generator turns each step's targets, almost always
-below 2**63, back into a machine word (:func:`machine_word`) before taking them one by one.
+PyPy computes with big integers above 2**63, and on values computed from them
+(:mod:`engine.bits`): on 8x8 every whole-board value is big (the board's mask has 64 bits). The
+generator turns each step's targets, almost always below 2**63, back into a machine word
+(:func:`~engine.bits.machine_word`) before taking them one by one.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
+from ..bits import machine_word
 from ..core import BLACK, COLOUR_NAMES, WHITE, Game, Outcome, Position, Termination
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
@@ -34,15 +35,9 @@ TARGET_MASK = (1 << MOVE_BITS) - 1
 # ``target * TARGET_WEIGHT - (shift << MOVE_BITS)``.
 TARGET_WEIGHT = (1 << MOVE_BITS) + 1
 
-WORD_LIMIT = 0x7FFF_FFFF_FFFF_FFFF  # 2**63 - 1, the largest machine word of PyPy
 SURE_WIN = 100_000  # the evaluation of a race decided in the next move or two
 
 Step = tuple[int, int]  # (ranks forward, files sideways; positive towards the h-file)
-
-
-def machine_word(bits: int) -> int:
-    """``bits``, as a machine word on PyPy when it is below 2**63 (the same value)."""
-    return bits if bits >> 63 else bits % WORD_LIMIT
 
 
 @dataclass(frozen=True)
