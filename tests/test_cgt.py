@@ -173,11 +173,20 @@ def test_search_moves_leave_out_regions_worth_zero():
     position = ClobberPosition(Clobber(size=(5, 5)), bits("a1", "a3", "b3"), bits("b1", "c3", "d3"))
     assert [position.move_text(move) for move in position.search_moves()] == ["a1xb1"]
     assert len(position.legal_moves()) == 2
-    # Domineering 4x4 with only a 2x2 square (±1) and a 1x2 vertical strip (1) left open:
-    # the square is hot and comes first, the strip after it.
-    covered = sum(1 << square for square in range(16)) & ~(0b0011_0011 | 1 << 3 | 1 << 7)
+    # Domineering 4x4 with only a 2x2 square (±1) and d1 d2 d3 c3 left open, the latter won by
+    # black whoever starts: the square is hot and comes first, d2-d3 after it; d1-d2 is black's
+    # own safe move (white can never cover d1 or d2), left out while black has others.
+    def squares(*names):
+        return sum(1 << (int(name[1]) - 1) * 4 + "abcd".index(name[0]) for name in names)
+    covered = squares(*(f"{file}{rank}" for file in "abcd" for rank in "1234"))
+    covered &= ~squares("a1", "b1", "a2", "b2", "d1", "d2", "d3", "c3")
     board = DomineeringPosition(Domineering(size=(4, 4)), covered, 0)
-    assert [board.move_text(move) for move in board.search_moves()][-1] == "d1-d2"
+    texts = [board.move_text(move) for move in board.search_moves()]
+    assert sorted(texts[:2]) == ["a1-a2", "b1-b2"] and texts[2:] == ["d2-d3"]
+    # With only d1 d2 d3 open every black move is safe, and every one is searched.
+    board = DomineeringPosition(Domineering(size=(4, 4)), covered | squares("a1", "b1", "a2",
+                                                                             "b2", "c3"), 0)
+    assert sorted(board.move_text(move) for move in board.search_moves()) == ["d1-d2", "d2-d3"]
 
 
 def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
@@ -199,3 +208,36 @@ def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
             memo = memos.setdefault((cols, rows), {})
             assert plain_wins(position, memo) == (winner == position.to_move)
     assert decided >= 50
+
+
+def test_leaving_out_own_safe_moves_keeps_a_winning_move():
+    """Domineering's search moves leave out the mover's own safe moves while it has others:
+    on every won position where that drops a move, a winning move is still searched."""
+    rng = random.Random(25)
+    memos: dict = {}  # per board size: position keys do not say the size
+    checked = 0
+    for _ in range(3000):
+        cols, rows = rng.randint(2, 6), rng.randint(2, 6)
+        covered = rng.getrandbits(cols * rows) & rng.getrandbits(cols * rows)
+        position = DomineeringPosition(Domineering(size=(cols, rows)), covered, 0,
+                                       rng.choice((BLACK, WHITE)))
+        if position.outcome is not None or position._empty().bit_count() > 16:
+            continue
+        kept = position.search_moves()
+        if len(kept) == len(position.legal_moves()):
+            continue
+        memo = memos.setdefault((cols, rows), {})
+        if not plain_wins(position, memo):
+            continue
+        checked += 1
+        assert any(not _wins_after(position, move, memo) for move in kept), position.diagram()
+    assert checked >= 150
+
+
+def _wins_after(position, move, memo) -> bool:
+    """Whether the opponent wins after ``move`` (by :func:`plain_wins`)."""
+    position.play(move)
+    try:
+        return plain_wins(position, memo)
+    finally:
+        position.undo()

@@ -394,7 +394,16 @@ class DomineeringPosition(Position):
 
     def search_moves(self) -> list[int]:
         """The moves in regions not known to be worth 0, those in regions still undecided or
-        won by whoever starts first (the hot ones) first; every move when there are no others."""
+        won by whoever starts first (the hot ones) first; every move when there are no others.
+
+        The mover's own safe moves (dominoes the opponent can never spoil) are left out while
+        it has any other: such a move takes no place from the opponent and only spends one the
+        mover keeps anyway (for a region only the mover can play in, an integer, this is number
+        avoidance). Checked, not proven: in every won position of the tests' random boards, and
+        in 350 won positions of 28 to 32 empty squares on 6x6, 7x6, 6x7, 5x8 and 8x8 boards
+        (random walks, solved exactly), a winning move remains. It saves about a tenth of the nodes of
+        depth-5 searches from 40 to 52 empty squares on 8x8.
+        """
         moves = self.legal_moves()
         hot, cold = Regions.hot_and_cold(open_regions(self._empty(), self.tables))
         first = [move for move in moves if hot >> move & 1]
@@ -402,7 +411,23 @@ class DomineeringPosition(Position):
         spoils = self._spoils()
         first.sort(key=spoils, reverse=True)
         second.sort(key=spoils, reverse=True)
-        return first + second or moves
+        ordered = first + second or moves
+        safe = self._own_safe()
+        unsafe = [move for move in ordered if not safe >> move & 1]
+        return unsafe or ordered
+
+    def _own_safe(self) -> int:
+        """The lower or left squares of the mover's dominoes that no opponent domino can ever
+        touch (the safe moves of :func:`counts`, overlapping ones included)."""
+        tables = self.tables
+        empty = self._empty()
+        vertical = vertical_slots(empty, tables)
+        horizontal = horizontal_slots(empty, tables)
+        if self.to_move == BLACK:
+            reach = horizontal | horizontal << 1
+            return vertical & ~reach & ~(reach >> tables.cols)
+        reach = vertical | vertical << tables.cols
+        return horizontal & ~reach & ~(reach >> 1)
 
     def _spoils(self):
         """The static move order of Domineering programs (Bullock's Obsequi orders by such
