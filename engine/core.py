@@ -223,12 +223,16 @@ class Position(ABC):
     ``tracks_positions`` makes :meth:`play` count how often each :meth:`key` has occurred, for
     games whose rules end on repetition; ``_judge`` reads the count with :meth:`occurrences`.
     ``has_evaluation`` says that :meth:`evaluate` is worth an alpha-beta search;
+    ``repetition_is_a_draw`` tells the search to score a position that recurs (in the game or
+    the line searched) as a draw, for games that may not end where going round in circles
+    only leads to the move limit;
     ``typical_plies`` (the length of a typical game) lets the clock plan ahead, never for
     fewer than ``least_moves_to_go`` more moves of the side to move.
     """
 
     tracks_positions: ClassVar[bool] = False
     has_evaluation: ClassVar[bool] = False
+    repetition_is_a_draw: ClassVar[bool] = False
     typical_plies: ClassVar[int] = 80
     least_moves_to_go: ClassVar[int] = 10
 
@@ -371,6 +375,15 @@ class Position(ABC):
             key = self.key()
             self._seen[key] = self._seen.get(key, 0) + 1
         self.outcome = self._judge(move)
+
+    def earlier_keys(self) -> set[Hashable]:
+        """The :meth:`key` of every position of the game so far, this one included."""
+        working = self.copy()
+        keys = {working.key()}
+        while working.history:
+            working.undo()
+            keys.add(working.key())
+        return keys
 
     def undo(self) -> None:
         """Take back the last move. Raises ``IndexError`` at the start of the game."""

@@ -66,6 +66,12 @@ KING = tuple(_king_neighbours(square) for square in range(SQUARES))
 WEIGHT_PIECE = 100
 WEIGHT_SAFE = 12  # a piece touching two or more opponent pieces survives one of them leaving
 WEIGHT_MOBILITY = 3
+# In the endgame (at most ENDGAME pieces on the board) the moves that leave the opponent no
+# capture count, up to SAFE_MOVES_CAP of them, and a side to move with none is in zugzwang.
+ENDGAME = 10
+WEIGHT_SAFE_MOVE = 15
+SAFE_MOVES_CAP = 4
+WEIGHT_ZUGZWANG = 60
 
 
 def is_step(move: int) -> bool:
@@ -102,6 +108,7 @@ class KolemPosition(Position):
     """
 
     has_evaluation = True
+    repetition_is_a_draw = True  # going round in circles ends only at the move limit
     typical_plies = 100
 
     def __init__(self, game: Game, black: int = 0, white: int = 0,
@@ -173,6 +180,15 @@ class KolemPosition(Position):
                 if ORTH[target] & opponent and not crowded(without | 1 << target):
                     moves.append(step(origin, target))
         return moves
+
+    def noisy_moves(self) -> list[int]:
+        """The steps that remove an opponent piece, for the quiescence search: a capture is
+        worth a piece, so a search that stops before one misjudges the position."""
+        if self.placing:
+            return []
+        own, opponent = self.pieces[self.to_move], self.pieces[self.to_move ^ 1]
+        return [move for move in self.legal_moves()
+                if _captured(own, opponent, *step_squares(move))]
 
     # --- playing -----------------------------------------------------------------------------
 
@@ -287,7 +303,8 @@ class KolemPosition(Position):
     def evaluate(self) -> int:
         """Material first; then pieces touching two or more opponent pieces (they survive one
         neighbour leaving) and, in phase 2, how many more moves the side to move has than the
-        opponent (a side without moves loses, and captures need room to move)."""
+        opponent (a side without moves loses, and captures need room to move), and in the
+        endgame the safe moves of each side (:meth:`_pressure`)."""
         mover = self.to_move
         own, opponent = self.pieces[mover], self.pieces[mover ^ 1]
         score = WEIGHT_PIECE * (self.total(mover) - self.total(mover ^ 1))
@@ -298,7 +315,27 @@ class KolemPosition(Position):
             opponent_moves = len(self._steps())
             self.to_move ^= 1
             score += WEIGHT_MOBILITY * (own_moves - opponent_moves)
+            if (own | opponent).bit_count() <= ENDGAME:
+                score += self._pressure()
         return score
+
+    def _pressure(self) -> int:
+        """The endgame's progress: how many safe moves (moves that give the opponent no
+        capture) the side to move has against the opponent, and a penalty when it has none.
+
+        With few pieces neither side can force a capture for long, and a side ahead that only
+        keeps its lead goes round until the move limit; Kolem is a game of zugzwang (a side
+        must move, and a move can leave a piece with a single opponent neighbour), so the
+        lead is turned into a win by leaving the opponent few moves that lose nothing.
+        """
+        mover = self.to_move
+        own, opponent = self.pieces[mover], self.pieces[mover ^ 1]
+        mine = _safe_moves(own, opponent, self._generate())
+        self.to_move ^= 1
+        theirs = _safe_moves(opponent, own, self._steps())
+        self.to_move ^= 1
+        score = WEIGHT_SAFE_MOVE * (min(mine, SAFE_MOVES_CAP) - min(theirs, SAFE_MOVES_CAP))
+        return score - WEIGHT_ZUGZWANG if not mine else score
 
     def key(self) -> tuple[int, int, int, int, int]:
         return self.pieces[0], self.pieces[1], self.hands[0], self.hands[1], self.to_move
@@ -328,3 +365,37 @@ class KolemPosition(Position):
 def _safe(own: int, opponent: int) -> int:
     """How many pieces of ``own`` touch at least two pieces of ``opponent``."""
     return sum(1 for square in squares_of(own) if (ORTH[square] & opponent).bit_count() >= 2)
+
+
+def _captured(own: int, opponent: int, origin: int, target: int) -> int:
+    """The opponent pieces that ``own``'s step from ``origin`` to ``target`` removes: those
+    next to ``origin`` that touch no other piece of ``own``, nor ``target``."""
+    others = own ^ (1 << origin) | (1 << target)
+    return opponent & ORTH[origin] & ~orthogonal(others)
+
+
+def _has_capture(own: int, opponent: int) -> bool:
+    """Whether ``own``, to move, has a step that removes an opponent piece."""
+    occupied = own | opponent
+    empty = FULL & ~occupied
+    for origin in squares_of(own):
+        loose = opponent & ORTH[origin] & ~orthogonal(own ^ (1 << origin))
+        if not loose:
+            continue
+        without = occupied ^ (1 << origin)
+        for target in squares_of(KING[origin] & empty):
+            if (ORTH[target] & opponent and loose & ~ORTH[target]
+                    and not crowded(without | 1 << target)):
+                return True
+    return False
+
+
+def _safe_moves(own: int, opponent: int, moves) -> int:
+    """How many of ``own``'s steps ``moves`` leave ``opponent`` (after the removals) no
+    capture in reply."""
+    count = 0
+    for move in moves:
+        origin, target = step_squares(move)
+        after = own ^ (1 << origin) ^ (1 << target)
+        count += not _has_capture(opponent & orthogonal(after), after)
+    return count

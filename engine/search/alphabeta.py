@@ -17,6 +17,11 @@ counts :data:`CONTEMPT` below zero for the side the search plays for, so that it
 settle for a repetition in a level position against a weaker opponent. Because the contempt
 depends on the side searched for, each side keeps its own transposition table.
 
+A game whose position sets ``repetition_is_a_draw`` has every position that recurs (one of the
+game so far, or one earlier in the line searched) scored as a draw, with the contempt: in a
+game that may go round in circles until the move limit, a repetition is where that leads, and
+the side that stands better then looks for a line that goes somewhere else.
+
 Games that know more than an evaluation take part through two hooks of
 :class:`~engine.core.Position`: ``search_moves()`` (the moves worth searching, best first:
 Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
@@ -67,6 +72,7 @@ class AlphaBeta:
         self.solved = False  # the last move was proven winning by the game's solver
         self._budget = Budget()
         self._side = 0
+        self._line: set | None = None  # the positions a repetition returns to, if it counts
 
     def choose(self, position: Position, budget: Budget):
         """The best move found for the side to move within ``budget`` (the game is not over)."""
@@ -79,6 +85,7 @@ class AlphaBeta:
         self._budget = budget
         self.nodes = self.depth_reached = self.score = 0
         self.solved = False
+        self._line = position.earlier_keys() if position.repetition_is_a_draw else None
         if len(moves) == 1 and budget.depth is None:
             return moves[0]
         winning = self._solved_move(position, budget)
@@ -196,6 +203,20 @@ class AlphaBeta:
             raise _OutOfTime
         if position.outcome is not None:
             return self._final_score(position, ply)
+        line = self._line
+        if line is None:
+            return self._node(position, depth, alpha, beta, ply)
+        key = position.key()
+        if key in line:
+            return self._draw_score(position)
+        line.add(key)
+        try:
+            return self._node(position, depth, alpha, beta, ply)
+        finally:
+            line.remove(key)
+
+    def _node(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The score of a position still in play that is not a repetition."""
         if depth <= 0:
             return self._quiesce(position, alpha, beta, ply, QUIESCENCE_PLIES)
 
@@ -259,8 +280,12 @@ class AlphaBeta:
         """The score of an ended game for its side to move, ``ply`` plies below the root."""
         winner = position.outcome.winner
         if winner is None:
-            return -CONTEMPT if position.to_move == self._side else CONTEMPT
+            return self._draw_score(position)
         return WIN - ply if winner == position.to_move else ply - WIN
+
+    def _draw_score(self, position: Position) -> int:
+        """A draw for the side to move: the contempt below zero for the side searched for."""
+        return -CONTEMPT if position.to_move == self._side else CONTEMPT
 
     def _quiesce(self, position: Position, alpha: int, beta: int, ply: int, plies: int) -> int:
         """The evaluation, or better for the side to move if a noisy move improves it."""

@@ -16,7 +16,9 @@ from engine import (
     Termination,
     find_game,
 )
-from engine.games.kolem import KolemPosition
+from engine.games.kolem import KolemPosition, _safe_moves
+from engine.search.alphabeta import AlphaBeta
+from engine.search.budget import Budget
 
 from ..playouts import reference_counts
 
@@ -249,6 +251,58 @@ def test_phase_two_can_go_round_in_circles():
     for text in ["c3-b4", "c4-b3", "b4-c3", "b3-c4"]:
         position.play(position.parse_move(text))
     assert position.key() == start and position.outcome is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_noisy_moves_are_the_steps_that_remove_an_opponent_piece(seed):
+    """The quiescence search follows captures, and only those: checked at every ply of a
+    random game against what playing each move does."""
+    rng = random.Random(seed)
+    position = find_game("kolem")().initial_position()
+    captures_seen = 0
+    while position.outcome is None and position.ply < 150:
+        noisy = set(position.noisy_moves())
+        for move in position.legal_moves():
+            opponent = position.pieces[position.to_move ^ 1]
+            mover = position.to_move
+            position.play(move)
+            removes = position.pieces[mover ^ 1] != opponent
+            position.undo()
+            assert (move in noisy) == removes, position.move_text(move)
+            captures_seen += removes
+        position.play(rng.choice(position.legal_moves()))
+    assert captures_seen
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_safe_move_is_one_that_leaves_the_opponent_no_capture(seed):
+    """The endgame term counts the moves after which the opponent has no noisy move."""
+    rng = random.Random(seed)
+    position = find_game("kolem")().initial_position()
+    while position.outcome is None and position.ply < 150:
+        if not position.placing:
+            mover = position.to_move
+            safe = 0
+            for move in position.legal_moves():
+                position.play(move)
+                safe += position.outcome is None and not position.noisy_moves()
+                position.undo()
+            counted = _safe_moves(position.pieces[mover], position.pieces[mover ^ 1],
+                                  position.legal_moves())
+            assert counted == safe
+        position.play(rng.choice(position.legal_moves()))
+
+
+def test_a_side_ahead_does_not_go_back_to_a_position_of_the_game():
+    """The search scores a position that recurs as a draw (``repetition_is_a_draw``): in
+    Kolem going round in circles only leads to the move limit. Black, two pieces up, has
+    stepped b4-a3 and back; without that rule a depth-4 search steps there again."""
+    moves = ("e4 d2 e2 e1 c2 b2 d3 e3 b3 c1 a2 d4 c4 e5 pass a1 pass b4 "
+             "a2-b1 b4-a3 b3-a4 a3-b4 a4-b3")
+    position = find_game("kolem")().position_after(moves.split())
+    earlier = position.earlier_keys()
+    position.play(AlphaBeta(seed=1).choose(position, Budget(depth=4)))
+    assert position.key() not in earlier
 
 
 def test_moves_are_read_leniently_and_written_with_a_dash():
