@@ -189,23 +189,28 @@ def test_search_moves_leave_out_regions_worth_zero():
     assert sorted(board.move_text(move) for move in board.search_moves()) == ["d1-d2", "d2-d3"]
 
 
-def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
-    """The safe-moves bound the solver prunes with never contradicts exhaustive search."""
-    rng = random.Random(14)
-    memos: dict = {}  # per board size: position keys do not say the size
-    decided = 0
-    for _ in range(2000):
+def small_domineering_positions(rng: random.Random, tries: int):
+    """Random Domineering positions of boards up to 6x6 (about a quarter of the squares covered,
+    either side to move), those still in play with at most 16 empty squares, out of ``tries``."""
+    for _ in range(tries):
         cols, rows = rng.randint(2, 6), rng.randint(2, 6)
         covered = rng.getrandbits(cols * rows) & rng.getrandbits(cols * rows)
         position = DomineeringPosition(Domineering(size=(cols, rows)), covered, 0,
                                        rng.choice((BLACK, WHITE)))
-        if position.outcome is not None or position._empty().bit_count() > 16:
-            continue
+        if position.outcome is None and position._empty().bit_count() <= 16:
+            yield position
+
+
+def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
+    """The safe-moves bound the solver prunes with never contradicts exhaustive search."""
+    memos: dict = {}  # per board size: position keys do not say the size
+    decided = 0
+    for position in small_domineering_positions(random.Random(14), 2000):
         _, capacity, safe = counts(position._empty(), position.tables)
         winner = outright_winner(capacity, safe, position.to_move)
         if winner is not None:
             decided += 1
-            memo = memos.setdefault((cols, rows), {})
+            memo = memos.setdefault(position.game.size, {})
             assert plain_wins(position, memo) == (winner == position.to_move)
     assert decided >= 50
 
@@ -213,20 +218,13 @@ def test_outright_wins_of_the_domineering_counts_agree_with_plain_search():
 def test_leaving_out_own_safe_moves_keeps_a_winning_move():
     """Domineering's search moves leave out the mover's own safe moves while it has others:
     on every won position where that drops a move, a winning move is still searched."""
-    rng = random.Random(25)
     memos: dict = {}  # per board size: position keys do not say the size
     checked = 0
-    for _ in range(3000):
-        cols, rows = rng.randint(2, 6), rng.randint(2, 6)
-        covered = rng.getrandbits(cols * rows) & rng.getrandbits(cols * rows)
-        position = DomineeringPosition(Domineering(size=(cols, rows)), covered, 0,
-                                       rng.choice((BLACK, WHITE)))
-        if position.outcome is not None or position._empty().bit_count() > 16:
-            continue
+    for position in small_domineering_positions(random.Random(25), 3000):
         kept = position.search_moves()
         if len(kept) == len(position.legal_moves()):
             continue
-        memo = memos.setdefault((cols, rows), {})
+        memo = memos.setdefault(position.game.size, {})
         if not plain_wins(position, memo):
             continue
         checked += 1
