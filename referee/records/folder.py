@@ -195,7 +195,8 @@ class ResultsFile:
     :meth:`rows` reads them again when asked. A last line without its newline (the run was
     killed while writing it) is cut from the file. Any other line that is not a game's row is
     kept in the file, untouched, and its line number listed in :attr:`unreadable`, so that the
-    command can say so; that game is played again. Each appended row is on the disk (``fsync``) before :meth:`append` returns.
+    command can say so; that game is played again. Each appended row is on the disk
+    (``fsync``) before :meth:`append` returns.
     """
 
     def __init__(self, path: Path) -> None:
@@ -203,23 +204,24 @@ class ResultsFile:
         self.finished: dict[int, int] = {}  # game number -> its line number
         self.unreadable: list[int] = []
         self._lock = threading.Lock()
-        self._lines, whole = self._scan() if path.exists() else (0, 0)
-        if path.exists() and path.stat().st_size > whole:
-            self._cut(whole)
+        self._lines, torn_at = self._scan() if path.exists() else (0, None)
+        if torn_at is not None:
+            self._cut(torn_at)
         try:
             self._descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT |
                                        os.O_NOFOLLOW, 0o644)
         except OSError as error:
             raise WriteFailed(path, error) from None
 
-    def _scan(self) -> tuple[int, int]:
+    def _scan(self) -> tuple[int, int | None]:
         """Read the file a line at a time for :attr:`finished` and :attr:`unreadable`; returns
-        the number of whole lines and their length in bytes."""
+        the number of whole lines and, when a line without its newline follows them, where it
+        starts (in bytes)."""
         lines = whole = 0
         with self.path.open("rb") as handle:
             for line in handle:
                 if not line.endswith(b"\n"):
-                    break
+                    return lines, whole
                 lines, whole = lines + 1, whole + len(line)
                 row = _read_row(line)
                 if row is not None:
@@ -227,7 +229,7 @@ class ResultsFile:
                     self.finished[row["game_no"]] = lines
                 elif line.strip():
                     self.unreadable.append(lines)
-        return lines, whole
+        return lines, None
 
     def _cut(self, length: int) -> None:
         """Cut the file to its first ``length`` bytes, on the disk before the run goes on."""
