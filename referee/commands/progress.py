@@ -156,7 +156,7 @@ def standing_text(summary: Summary) -> str:
     """
     if len(summary.engines) == 2:
         head = summary.headline
-        text = f"score {head.wins + head.draws / 2:g}-{head.losses + head.draws / 2:g}"
+        text = f"score {head.points:g}-{head.games - head.points:g}"
     else:
         leader = summary.standings[0]
         text = f"leader {leader.name[:30]} {leader.points:g}"
