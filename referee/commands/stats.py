@@ -18,14 +18,15 @@ from typing import Any, Sequence
 import click
 
 from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, SettingsMismatch, engine_names,
-                              read_rows, saved_settings)
-from ..records.results import GameResult, ResultError
+                              read_rows, saved_settings, scan_results)
+from ..records.results import GameResult
 from ..stats.output import format_summary
 from ..stats.ratings import run_anchor
 from ..stats.sprt import SprtError, run_sprt
 from ..stats.summary import summarize
 from ..text import parse_anchor
 from .arguments import parse_sprt
+from .match import PROGRAM
 
 
 @dataclasses.dataclass
@@ -49,11 +50,13 @@ def read_run(folder: Path) -> RecordedRun:
         settings = saved_settings(folder) or {}
     except SettingsMismatch as error:
         raise click.UsageError(str(error)) from None
-    try:
-        results = [GameResult.from_row(row) for row in read_rows(results_path)]
-    except ResultError as error:
-        raise click.UsageError(f"{results_path}: {error}") from None
-    names = engine_names(settings, read_rows(results_path))
+    scan = scan_results(results_path)
+    if scan.unreadable:
+        lines = ", ".join(map(str, scan.unreadable))
+        click.echo(f"{PROGRAM}: {results_path}: line(s) {lines} hold no game's result; they are "
+                   f"left out", err=True)
+    results = [GameResult.from_row(row) for row in read_rows(results_path, scan)]
+    names = engine_names(settings, read_rows(results_path, scan))
     if len(names) < 2:
         raise click.UsageError(f"{folder}: neither {SETTINGS_NAME} nor {RESULTS_NAME} names the "
                                f"engines (no games finished yet?)")

@@ -28,6 +28,7 @@ import fcntl
 import json
 import os
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
@@ -189,47 +190,30 @@ class ResultsFile:
     """``results.jsonl`` of one output folder: which games it holds, reading them back, and
     appending more.
 
-    Opening it reads the file once for the game numbers it holds (:attr:`finished`, in file
-    order; a game written twice by hand counts by its last line), never keeping the rows, so
-    that a folder of 100,000 games costs its numbers in memory, not its games;
-    :meth:`rows` reads them again when asked. A last line without its newline (the run was
-    killed while writing it) is cut from the file. Any other line that is not a game's row is
-    kept in the file, untouched, and its line number listed in :attr:`unreadable`, so that the
-    command can say so; that game is played again. Each appended row is on the disk
-    (``fsync``) before :meth:`append` returns.
+    Opening it reads the file once (:func:`scan_results`) for the game numbers it holds
+    (:attr:`finished`, in file order; a game written twice counts by its last line that holds
+    a result), never keeping the rows, so that a folder of 100,000 games costs its numbers in
+    memory, not its games; :meth:`rows` reads them again when asked. A last line without its
+    newline (the run was killed while writing it) is cut from the file. Any other line that is
+    not a game's row is kept in the file, untouched, and its line number listed in
+    :attr:`unreadable`, so that the command can say so; a game with no other row is played
+    again. Each appended row is on the disk (``fsync``) before :meth:`append` returns.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.finished: dict[int, int] = {}  # game number -> its line number
-        self.unreadable: list[int] = []
         self._lock = threading.Lock()
-        self._lines, torn_at = self._scan() if path.exists() else (0, None)
-        if torn_at is not None:
-            self._cut(torn_at)
+        scan = scan_results(path) if path.exists() else ResultLines()
+        self.finished = scan.finished  # game number -> its line number
+        self.unreadable = scan.unreadable
+        self._lines = scan.lines
+        if scan.torn_at is not None:
+            self._cut(scan.torn_at)
         try:
             self._descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT |
                                        os.O_NOFOLLOW, 0o644)
         except OSError as error:
             raise WriteFailed(path, error) from None
-
-    def _scan(self) -> tuple[int, int | None]:
-        """Read the file a line at a time for :attr:`finished` and :attr:`unreadable`; returns
-        the number of whole lines and, when a line without its newline follows them, where it
-        starts (in bytes)."""
-        lines = whole = 0
-        with self.path.open("rb") as handle:
-            for line in handle:
-                if not line.endswith(b"\n"):
-                    return lines, whole
-                lines, whole = lines + 1, whole + len(line)
-                row = _read_row(line)
-                if row is not None:
-                    self.finished.pop(row["game_no"], None)
-                    self.finished[row["game_no"]] = lines
-                elif line.strip():
-                    self.unreadable.append(lines)
-        return lines, None
 
     def _cut(self, length: int) -> None:
         """Cut the file to its first ``length`` bytes, on the disk before the run goes on."""
@@ -242,11 +226,7 @@ class ResultsFile:
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """The rows of the games in :attr:`finished`, in file order, read from the disk now."""
-        lines = set(self.finished.values())
-        with self.path.open("rb") as handle:
-            for number, line in enumerate(handle, 1):
-                if number in lines:
-                    yield json.loads(line)
+        return _rows_at(self.path, set(self.finished.values()))
 
     def append(self, row: dict[str, Any]) -> None:
         """Add the row of a finished game and put it on the disk at once; raises
@@ -277,6 +257,48 @@ def _read_row(line: bytes) -> dict[str, Any] | None:
     except ResultError:
         return None
     return row
+
+
+@dataclass
+class ResultLines:
+    """Where one reading of a ``results.jsonl`` found its games: the line of each game's last
+    row that holds a result (game number -> line number, in file order), the lines that hold
+    none, the number of whole lines, and where a last line without its newline starts (bytes;
+    the run was killed while writing it)."""
+
+    finished: dict[int, int] = field(default_factory=dict)
+    unreadable: list[int] = field(default_factory=list)
+    lines: int = 0
+    torn_at: int | None = None
+
+
+def scan_results(path: Path) -> ResultLines:
+    """Read ``path`` a line at a time for its :class:`ResultLines`, keeping no row: the one
+    rule, for the runner and every reader, of which row is a game's (its last line that is a
+    game's result; a line that is not leaves an earlier one standing)."""
+    scan = ResultLines()
+    whole = 0
+    with path.open("rb") as handle:
+        for line in handle:
+            if not line.endswith(b"\n"):
+                scan.torn_at = whole
+                break
+            scan.lines, whole = scan.lines + 1, whole + len(line)
+            row = _read_row(line)
+            if row is not None:
+                scan.finished.pop(row["game_no"], None)
+                scan.finished[row["game_no"]] = scan.lines
+            elif line.strip():
+                scan.unreadable.append(scan.lines)
+    return scan
+
+
+def _rows_at(path: Path, lines: set[int]) -> Iterator[dict[str, Any]]:
+    """The rows on the given line numbers of ``path``, in file order."""
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, 1):
+            if number in lines:
+                yield json.loads(line)
 
 
 def save_game(out: Path, results: ResultsFile, row: dict[str, Any],
@@ -388,50 +410,22 @@ def lock_folder(out: Path) -> IO[str]:
     return handle
 
 
-def read_rows(path: Path) -> Iterator[dict[str, Any]]:
-    """The rows of a ``results.jsonl`` in file order, one per game number (the last wins); a
-    line cut short by a kill, or not a JSON object with a ``game_no``, is skipped.
+def read_rows(path: Path, scan: ResultLines | None = None) -> Iterator[dict[str, Any]]:
+    """The finished games' rows of a ``results.jsonl`` in file order, one per game, chosen as
+    the runner chooses them (:func:`scan_results`, or the ``scan`` already made): lines that
+    hold no game's result and a line cut short by a kill are left out.
 
-    The file is read twice, once for the line that holds each game's last row and once for
-    those rows, so that a folder of 100,000 games costs a line number per game in memory and
-    one row at a time, not every row at once. Rows appended between the two passes (a run
-    still going) are left to the next reading.
+    The file is read twice, once for the line that holds each game's row and once for those
+    rows, so that a folder of 100,000 games costs a line number per game in memory and one row
+    at a time, not every row at once. Rows appended between the two passes (a run still going)
+    are left to the next reading.
     """
-    last: dict[int, int] = {}
-    for number, row in _numbered_rows(path):
-        last[row["game_no"]] = number
-    kept = set(last.values())
-    del last
-    for number, row in _numbered_rows(path):
-        if number in kept:
-            yield row
-
-
-def _numbered_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line of ``path`` that is a JSON object with a ``game_no``, with its line number."""
-    with path.open("rb") as handle:
-        for number, line in enumerate(handle, 1):
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(row, dict) and isinstance(row.get("game_no"), int):
-                yield number, row
-
-
-def read_game_rows(path: Path) -> Iterator[dict[str, Any]]:
-    """:func:`read_rows` less the rows that hold no game's result (the runner names them when
-    it starts; the report leaves them out rather than fail)."""
-    for row in read_rows(path):
-        try:
-            GameResult.from_row(row)
-        except ResultError:
-            continue
-        yield row
+    kept = set((scan or scan_results(path)).finished.values())
+    return _rows_at(path, kept)
 
 
 class GameRows:
-    """The finished games' rows of a ``results.jsonl`` (:func:`read_game_rows`; none while
+    """The finished games' rows of a ``results.jsonl`` (:func:`read_rows`; none while
     the file does not exist), read from the disk again each time they are walked: the report
     walks a folder several times, one row in memory at a time."""
 
@@ -441,7 +435,7 @@ class GameRows:
     def __iter__(self) -> Iterator[dict[str, Any]]:
         if not self.path.exists():
             return iter(())
-        return read_game_rows(self.path)
+        return read_rows(self.path)
 
 
 def engine_names(settings: dict[str, Any], rows: Iterable[dict[str, Any]]) -> list[str]:

@@ -30,9 +30,11 @@ from referee.play.channel import (
 from referee.play.entrants import EngineSpec, unique_names
 from referee.play.game import play_game
 from referee.records.folder import (
+    GameRows,
     ResultsFile,
     SettingsMismatch,
     check_settings,
+    read_rows,
     sgf_text,
 )
 from referee.records.results import GameResult
@@ -289,6 +291,21 @@ def test_results_file_tolerates_a_truncated_last_line(tmp_path):
     results.append({"game_no": 3, **row, "result": "0"})
     results.close()
     assert [json.loads(line)["game_no"] for line in path.read_text().splitlines()] == [1, 3]
+
+
+def test_the_runner_and_the_readers_take_the_same_row_for_each_game(tmp_path):
+    # Game 1's second line holds no result (a hand edit): its first row still stands, for the
+    # runner (which keeps the line and names it) and for the statistics and the report alike.
+    path = tmp_path / "results.jsonl"
+    row = {"black_index": 1, "white_index": 2, "result": "B+", "termination": "normal"}
+    lines = [{"game_no": 1, **row}, {"game_no": 2, **row, "result": "W+"},
+             {"game_no": 1, "result": "?"}, {"game_no": 2, **row, "result": "0"}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + "not json\n")
+    results = ResultsFile(path)
+    results.close()
+    assert results.finished == {1: 1, 2: 4} and results.unreadable == [3, 5]
+    expected = [lines[0], lines[3]]
+    assert list(results.rows()) == list(read_rows(path)) == list(GameRows(path)) == expected
 
 
 def test_settings_are_saved_and_a_different_match_is_refused(tmp_path):

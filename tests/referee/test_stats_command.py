@@ -76,3 +76,12 @@ def test_bad_usage_is_one_line_and_status_2(tmp_path):
     assert bad_sprt.exit_code == 2 and "must be below" in bad_sprt.output
     bad_anchor = runner.invoke(stats_command, [str(first), "--anchor", "x"])
     assert bad_anchor.exit_code == 2 and "NAME=ELO" in bad_anchor.output
+
+
+def test_a_line_that_holds_no_result_is_named_and_left_out(tmp_path):
+    folder = _folder(tmp_path / "run", ROWS, ["olympiad-engine", "greedy"],
+                     tail=b'{"game_no": 8, "result": "?"}\n')
+    result = CliRunner().invoke(stats_command, [str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    assert "line(s) 8 hold no game's result" in result.stderr
+    assert json.loads(result.stdout)["games"] == len(ROWS)
