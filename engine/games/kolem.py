@@ -67,11 +67,11 @@ WEIGHT_PIECE = 100
 WEIGHT_SAFE = 12  # a piece touching two or more opponent pieces survives one of them leaving
 WEIGHT_MOBILITY = 3
 # In the endgame (at most ENDGAME pieces on the board) the moves that leave the opponent no
-# capture count, up to SAFE_MOVES_CAP of them. The weight is tuned against the exact values of
-# 8- and 9-piece endgames: at 15, with a further 60 off for a side
-# to move without a safe move, the search kept a won or drawn value with 80 % of its moves at
-# 0.1 s each; at 8 and nothing more for zugzwang, 87 % (the search sees the capture that follows
-# a zugzwang; the penalty counted it twice, and over-valued shutting the opponent in).
+# capture count, up to SAFE_MOVES_CAP of them. The weight is tuned on the exact values of the
+# 8- and 9-piece endgames (scripts/kolem_endgames.py): at 15, with 60 more off for a side to
+# move without a safe move, the search's move kept a won or drawn value in 80 % of the
+# positions at 0.1 s a move; at 8 and nothing for zugzwang, in 87 % (the search sees the
+# capture that follows a zugzwang, which the penalty counted a second time).
 ENDGAME = 10
 WEIGHT_SAFE_MOVE = 8
 SAFE_MOVES_CAP = 4
