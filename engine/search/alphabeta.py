@@ -22,9 +22,10 @@ game so far, or one earlier in the line searched) scored as a draw, with the con
 game that may go round in circles until the move limit, a repetition is where that leads, and
 the side that stands better then looks for a line that goes somewhere else.
 
-Games that know more than an evaluation take part through two hooks of
+Games that know more than an evaluation take part through three hooks of
 :class:`~engine.core.Position`: ``search_moves()`` (the moves worth searching, best first:
 Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
+at the root, ``deep_moves()`` (by default the same; laoCoon narrows its disc placements)
 inside the tree, and ``solve()`` (an exact endgame solver) is asked first at the root, with up
 to :data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once. If no win is
 proven, half the solver's time is added to the search's share (the hard limit bounds both).
@@ -234,7 +235,7 @@ class AlphaBeta:
                 if flag == UPPER and value <= alpha:
                     return value
 
-        moves = position.search_moves()
+        moves = position.deep_moves()
         if len(moves) > WIDE_NODE:
             return position.evaluate()  # too wide to search: a horizon, like depth 0
         history = self.history
