@@ -325,7 +325,8 @@ class Position(ABC):
         """The moves worth searching below the root of a search, the most promising first
         (never empty while the game goes on): games whose moves differ in details that rarely
         matter a few plies ahead may narrow :meth:`search_moves` further here, to search
-        deeper, while the root still weighs every move it may play. The default is
+        deeper, while the root still weighs every move it may play (and a node whose
+        narrowed moves all lose searches the others before it counts as lost). The default is
         :meth:`search_moves`."""
         return self.search_moves()
 

@@ -103,6 +103,9 @@ WEIGHT_DOUBLE = 3       # ... holding two discs
 WEIGHT_COLOURS = (0, 0, 25, 45, 55)
 TERRITORY_LAYERS = 8
 TEMPO = 5
+# Below the root a step keeps all its disc placements when it has at most this many that
+# neither open a step for the mover nor close one of the opponent's (see deep_moves).
+FEW_DROPS = 3
 NOT_FILE_A = FULL ^ sum(1 << (rank * SIZE) for rank in range(SIZE))
 NOT_FILE_H = FULL ^ sum(1 << (rank * SIZE + SIZE - 1) for rank in range(SIZE))
 
@@ -346,14 +349,49 @@ class LaocoonPosition(Position):
         return self._ordered_moves(narrow=False)
 
     def deep_moves(self) -> list[int]:
-        """The moves searched below the root: every step, but of its placements only those
-        that open a step for the mover's rings or close one of the opponent's, and one other
-        (one that changes no ring's steps if there is one, else one that does the opposite)
-        standing for the rest. Searching every placement next to a ring kept alpha-beta at 3
-        to 5 plies in 0.3 s, too short to see a ring walked into a corner among holes; with
-        one placement for all those that change no step now it reaches 6 to 9.
+        """The moves searched below the root: every step, with the placements that open a
+        step for the mover's rings or close one of the opponent's, and one other standing for
+        the rest (far from the rings if it can be: it changes no ring's steps; else one that
+        changes none now, else one that does the opposite); a step with at most
+        :data:`FEW_DROPS` other placements keeps them all, as in an endgame among holes and
+        double stacks, where the one placement that sets a trap may look like a bad one.
+        Searching every placement next to a ring kept alpha-beta at 3 to 5 plies in 0.3 s, too
+        short to see a ring walked into a corner among holes.
         """
         return self._ordered_moves(narrow=True)
+
+    def noisy_moves(self) -> list[int]:
+        """The moves that leave the opponent's rings without a step, winning at once, for the
+        quiescence search: a ring walked into a dead end is seen one ply past the horizon.
+
+        One move closes at most the spaces of one colour (a ring stepping onto it bans it),
+        the space a ring steps onto and the one the disc covers, so they are looked for only
+        when the opponent's steps, but for one colour, go to at most two spaces; of each
+        step's placements only those on such a space are tried, and one elsewhere.
+        """
+        if self.placing or self.outcome is not None:
+            return []
+        theirs = self.to_move ^ 1
+        targets = grow(self.rings[theirs]) & self.available() & self.free_spaces(theirs)
+        top = self.top
+        if min((targets & ~top[colour]).bit_count() for colour in range(4)) > 2:
+            return []
+        closing = {(square + 1) << DROP_SHIFT for square in squares_of(targets)}
+        harmless = {(square + 1) << DROP_SHIFT
+                    for square in squares_of(self.discs() & ~grow(self.rings[theirs]))}
+        winning = []
+        tried = set()
+        for move in self.legal_moves():
+            field, step = move & ~0xFFF, move & 0xFFF
+            if field and field not in closing:
+                if step in tried or field not in harmless:
+                    continue
+                tried.add(step)
+            self.play(move)
+            if self.outcome is not None:
+                winning.append(move)
+            self.undo()
+        return winning
 
     def _ordered_moves(self, narrow: bool) -> list[int]:
         """The moves of :meth:`search_moves`, or with ``narrow`` those of :meth:`deep_moves`."""
@@ -412,11 +450,11 @@ class LaocoonPosition(Position):
                 reach &= rest
                 same |= reach & -reach
             good += [step | field for field in drop_fields(better)]
-            if not narrow:
+            if not narrow or (same | worse).bit_count() <= FEW_DROPS:
                 plain += [step | field for field in drop_fields(same)]
                 bad += [step | field for field in drop_fields(worse)]
             elif same:
-                plain.append(step | drop_fields(same)[0])
+                plain.append(step | drop_fields(same & ~near or same)[0])
             elif not better:
                 bad.append(step | drop_fields(worse)[0])
         return good + plain + bad

@@ -123,3 +123,53 @@ def test_a_ring_with_room_two_steps_away_is_worth_more():
         return position._ring_value(WHITE, position.available())[0]
     assert rings_score(walled) < rings_score(open_board)
     assert walled.evaluate() < open_board.evaluate()
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_deep_moves_narrow_the_search_moves_but_keep_every_step(seed):
+    """Below the root the search keeps every step and the placements that open or close a
+    step, with one placement standing for the rest of each step's."""
+    for position in middle_games(seed):
+        searched = position.search_moves()
+        deep = position.deep_moves()
+        assert len(set(deep)) == len(deep)
+        assert set(deep) <= set(searched)
+        assert {move & 0xFFF for move in deep} == {move & 0xFFF for move in searched}
+
+
+def winning_moves(position):
+    """The legal moves after which the opponent cannot step, by playing every one."""
+    found = set()
+    for move in position.legal_moves():
+        position.play(move)
+        if position.outcome is not None:
+            found.add(move)
+        position.undo()
+    return found
+
+
+def test_noisy_moves_are_moves_that_win_at_once_and_find_most_of_them():
+    rng = random.Random(10)
+    noisy_total = winning_total = 0
+    for _ in range(40):
+        position = game().initial_position()
+        while position.outcome is None:
+            if not position.placing:
+                noisy = position.noisy_moves()
+                winning = winning_moves(position)
+                assert set(noisy) <= winning
+                noisy_total += bool(noisy)
+                winning_total += bool(winning)
+            position.play(rng.choice(position.legal_moves()))
+    assert winning_total and noisy_total >= 0.9 * winning_total
+
+
+def test_noisy_moves_ban_the_colour_of_the_last_step():
+    """Black's one step left goes onto orange (a7; every other space next to its rings is a
+    hole): white wins by stepping a ring onto orange (c3), its disc going anywhere but a7."""
+    holes = {name: "." for name in ("b7", "b8", "g1", "g2", "h2")}
+    position = setup(rows_with(a8="p", h1="p", a7="o", c3="o", **holes),
+                     white=("d4", "e4"), black=("a8", "h1"), hand="p")
+    noisy = position.noisy_moves()
+    assert noisy and set(noisy) <= winning_moves(position)
+    assert all(position.move_text(move).startswith("d4-c3+") for move in noisy)
