@@ -361,37 +361,58 @@ class LaocoonPosition(Position):
         return self._ordered_moves(narrow=True)
 
     def noisy_moves(self) -> list[int]:
-        """The moves that leave the opponent's rings without a step, winning at once, for the
-        quiescence search: a ring walked into a dead end is seen one ply past the horizon.
+        """A move that leaves the opponent's rings without a step, winning at once, if there
+        is one (one is enough: the quiescence search takes the win), so that a ring walked
+        into a dead end is seen one ply past the horizon.
 
-        One move closes at most the spaces of one colour (a ring stepping onto it bans it),
-        the space a ring steps onto and the one the disc covers, so they are looked for only
-        when the opponent's steps, but for one colour, go to at most two spaces; of each
-        step's placements only those on such a space are tried, and one elsewhere.
+        Worked out without playing the moves: after a step the opponent may not step onto
+        the colours under the mover's rings, nor onto the space the ring took; the space it
+        left stays open only if a lower disc remains. The disc in hand closes one more space
+        if the mover's rings then stand on its colour, and must not open one. Only looked for
+        when the opponent's steps, but for one colour, go to at most two spaces (a step bans
+        one colour and takes one space, the disc covers one more).
         """
         if self.placing or self.outcome is not None:
             return []
-        theirs = self.to_move ^ 1
-        targets = grow(self.rings[theirs]) & self.available() & self.free_spaces(theirs)
-        top = self.top
-        if min((targets & ~top[colour]).bit_count() for colour in range(4)) > 2:
+        mover = self.to_move
+        theirs = self.rings[mover ^ 1]
+        available = self.available()
+        near_theirs = grow(theirs) & ~theirs
+        top, colour, lower, hand = self.top, self.colour, self.lower, self.hand
+        targets = near_theirs & available & self.free_spaces(mover ^ 1)
+        if min((targets & ~top[other]).bit_count() for other in range(4)) > 2:
             return []
-        closing = {(square + 1) << DROP_SHIFT for square in squares_of(targets)}
-        harmless = {(square + 1) << DROP_SHIFT
-                    for square in squares_of(self.discs() & ~grow(self.rings[theirs]))}
-        winning = []
-        tried = set()
-        for move in self.legal_moves():
-            field, step = move & ~0xFFF, move & 0xFFF
-            if field and field not in closing:
-                if step in tried or field not in harmless:
-                    continue
-                tried.add(step)
-            self.play(move)
-            if self.outcome is not None:
-                winning.append(move)
-            self.undo()
-        return winning
+        mine = self.rings[mover]
+        singles = (self.discs() & ~self.doubles() & ~(mine | theirs)
+                   & ~top[hand] if hand != NO_DISC else 0)
+        for origin, target in self.steps(mover):
+            banned = {colour[target]}
+            banned.update(colour[square] for square in squares_of(mine ^ BITS[origin]))
+            closed = BITS[target] | BITS[origin]
+            for other in banned:
+                closed |= top[other]
+            left_open = near_theirs & available & ~closed
+            below = lower[origin]
+            if below != NO_DISC and below not in banned:
+                left_open |= near_theirs & BITS[origin]
+            drops = singles & ~BITS[target]
+            if below not in (NO_DISC, hand) and hand != NO_DISC:
+                drops |= BITS[origin]
+            step = origin << 6 | target
+            if not drops:
+                if not left_open:
+                    return [step]
+                continue
+            if not left_open:
+                harmless = drops if hand in banned else drops & ~near_theirs
+            elif hand in banned and not left_open & (left_open - 1):
+                harmless = drops & left_open
+            else:
+                continue
+            if harmless:
+                low = harmless & -harmless
+                return [step | low.bit_length() << DROP_SHIFT]
+        return []
 
     def _ordered_moves(self, narrow: bool) -> list[int]:
         """The moves of :meth:`search_moves`, or with ``narrow`` those of :meth:`deep_moves`."""
