@@ -321,6 +321,15 @@ class Position(ABC):
         of the board that is already decided) override it, the default is every legal move."""
         return self.legal_moves()
 
+    def deep_moves(self) -> list:
+        """The moves worth searching below the root of a search, the most promising first
+        (never empty while the game goes on): games whose moves differ in details that rarely
+        matter a few plies ahead may narrow :meth:`search_moves` further here, to search
+        deeper, while the root still weighs every move it may play (and a node whose
+        narrowed moves all lose searches the others before it counts as lost). The default is
+        :meth:`search_moves`."""
+        return self.search_moves()
+
     def solve(self, stop=None) -> bool | None:
         """Whether the side to move wins with perfect play, for games that can tell exactly
         (a small enough endgame), else ``None``. ``stop()`` returning true may end the work

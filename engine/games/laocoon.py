@@ -103,6 +103,11 @@ WEIGHT_DOUBLE = 3       # ... holding two discs
 WEIGHT_COLOURS = (0, 0, 25, 45, 55)
 TERRITORY_LAYERS = 8
 TEMPO = 5
+# Below the root a step keeps all its disc placements when it has at most this many that
+# neither open a step for the mover nor close one of the opponent's (see deep_moves).
+FEW_DROPS = 3
+# ... and every one next to the opponent's rings when they have at most this many steps.
+CORNERED_STEPS = 3
 NOT_FILE_A = FULL ^ sum(1 << (rank * SIZE) for rank in range(SIZE))
 NOT_FILE_H = FULL ^ sum(1 << (rank * SIZE + SIZE - 1) for rank in range(SIZE))
 
@@ -343,6 +348,79 @@ class LaocoonPosition(Position):
         one such placement stands for all. Placements that open a step for the mover's rings
         or close one of the opponent's come first, those that do the opposite last.
         """
+        return self._ordered_moves(narrow=False)
+
+    def deep_moves(self) -> list[int]:
+        """The moves searched below the root: every step, with the placements that open a
+        step for the mover's rings or close one of the opponent's, and one other standing for
+        the rest (far from the rings if it can be: it changes no ring's steps; else one that
+        changes none now, else one that does the opposite); a step with at most
+        :data:`FEW_DROPS` other placements keeps them all, as in an endgame among holes and
+        double stacks, where the one placement that sets a trap may look like a bad one; and
+        while the opponent has at most :data:`CORNERED_STEPS` steps, every placement next to
+        its rings that changes no step now (a lost game's trap began with one).
+        Searching every placement next to a ring kept alpha-beta at 3 to 5 plies in 0.3 s, too
+        short to see a ring walked into a corner among holes; on 40 positions of earlier games
+        depth 4 now takes 7 times fewer nodes, and depth 5 fewer than depth 4 did.
+        """
+        return self._ordered_moves(narrow=True)
+
+    def noisy_moves(self) -> list[int]:
+        """A move that leaves the opponent's rings without a step, winning at once, if there
+        is one (one is enough: the quiescence search takes the win), so that a ring walked
+        into a dead end is seen one ply past the horizon.
+
+        Worked out without playing the moves: after a step the opponent may not step onto
+        the colours under the mover's rings, nor onto the space the ring took; the space it
+        left stays open only if a lower disc remains. The disc in hand closes one more space
+        if the mover's rings then stand on its colour, and must not open one. Only looked for
+        when the opponent's steps, but for one colour, go to at most two spaces (a step bans
+        one colour and takes one space, the disc covers one more).
+        """
+        if self.placing or self.outcome is not None:
+            return []
+        mover = self.to_move
+        theirs = self.rings[mover ^ 1]
+        available = self.available()
+        near_theirs = grow(theirs) & ~theirs
+        top, colour, lower, hand = self.top, self.colour, self.lower, self.hand
+        targets = near_theirs & available & self.free_spaces(mover ^ 1)
+        if min((targets & ~top[other]).bit_count() for other in range(4)) > 2:
+            return []
+        mine = self.rings[mover]
+        singles = (self.discs() & ~self.doubles() & ~(mine | theirs)
+                   & ~top[hand] if hand != NO_DISC else 0)
+        for origin, target in self.steps(mover):
+            banned = {colour[target]}
+            banned.update(colour[square] for square in squares_of(mine ^ BITS[origin]))
+            closed = BITS[target] | BITS[origin]
+            for other in banned:
+                closed |= top[other]
+            left_open = near_theirs & available & ~closed
+            below = lower[origin]
+            if below != NO_DISC and below not in banned:
+                left_open |= near_theirs & BITS[origin]
+            drops = singles & ~BITS[target]
+            if below not in (NO_DISC, hand) and hand != NO_DISC:
+                drops |= BITS[origin]
+            step = origin << 6 | target
+            if not drops:
+                if not left_open:
+                    return [step]
+                continue
+            if not left_open:
+                harmless = drops if hand in banned else drops & ~near_theirs
+            elif hand in banned and not left_open & (left_open - 1):
+                harmless = drops & left_open
+            else:
+                continue
+            if harmless:
+                low = harmless & -harmless
+                return [step | low.bit_length() << DROP_SHIFT]
+        return []
+
+    def _ordered_moves(self, narrow: bool) -> list[int]:
+        """The moves of :meth:`search_moves`, or with ``narrow`` those of :meth:`deep_moves`."""
         if self.placing or self.hand == NO_DISC or self.outcome is not None:
             return self.legal_moves()
         mover, hand, colour, lower, top = self.to_move, self.hand, self.colour, self.lower, self.top
@@ -352,6 +430,10 @@ class LaocoonPosition(Position):
         shared = discs & ~self.doubles() & ~(self.rings[0] | self.rings[1]) & ~top[hand]
         free_for_mine = self.free_spaces(mover)
         banned_mine = hand in self.controlled(mover ^ 1)  # the disc's colour is not free for us
+        # With few steps left to the opponent, a disc next to its rings may set the trap even
+        # when it closes nothing yet: below the root those are all kept then.
+        cornered = (narrow and (near_theirs & self.available() & self.free_spaces(mover ^ 1))
+                    .bit_count() <= CORNERED_STEPS)
         good: list[int] = []
         plain: list[int] = []
         bad: list[int] = []
@@ -398,8 +480,17 @@ class LaocoonPosition(Position):
                 reach &= rest
                 same |= reach & -reach
             good += [step | field for field in drop_fields(better)]
-            plain += [step | field for field in drop_fields(same)]
-            bad += [step | field for field in drop_fields(worse)]
+            if not narrow or (same | worse).bit_count() <= FEW_DROPS:
+                plain += [step | field for field in drop_fields(same)]
+                bad += [step | field for field in drop_fields(worse)]
+            elif same:
+                stand_in = same & ~near or same
+                kept = stand_in & -stand_in
+                if cornered:
+                    kept |= same & near_theirs
+                plain += [step | field for field in drop_fields(kept)]
+            elif not better:
+                bad.append(step | drop_fields(worse)[0])
         return good + plain + bad
 
     def _placements(self) -> list[int]:

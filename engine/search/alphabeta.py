@@ -22,10 +22,12 @@ game so far, or one earlier in the line searched) scored as a draw, with the con
 game that may go round in circles until the move limit, a repetition is where that leads, and
 the side that stands better then looks for a line that goes somewhere else.
 
-Games that know more than an evaluation take part through two hooks of
+Games that know more than an evaluation take part through three hooks of
 :class:`~engine.core.Position`: ``search_moves()`` (the moves worth searching, best first:
 Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
-inside the tree, and ``solve()`` (an exact endgame solver) is asked first at the root, with up
+at the root, ``deep_moves()`` (by default the same; laoCoon narrows its disc placements)
+inside the tree, where a node whose narrowed moves all lose searches the others too before
+it counts as lost, and ``solve()`` (an exact endgame solver) is asked first at the root, with up
 to :data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once. If no win is
 proven, half the solver's time is added to the search's share (the hard limit bounds both).
 """
@@ -234,7 +236,7 @@ class AlphaBeta:
                 if flag == UPPER and value <= alpha:
                     return value
 
-        moves = position.search_moves()
+        moves = position.deep_moves()
         if len(moves) > WIDE_NODE:
             return position.evaluate()  # too wide to search: a horizon, like depth 0
         history = self.history
@@ -250,6 +252,7 @@ class AlphaBeta:
 
         original_alpha = alpha
         best_score, best_move = -WIN - 1, moves[0]
+        widened = False
         for index, move in enumerate(moves):
             position.play(move)
             try:
@@ -270,6 +273,12 @@ class AlphaBeta:
                         if ply < len(self.killers) and self.killers[ply][0] != move:
                             self.killers[ply] = [move, self.killers[ply][0]]
                         break
+            if index == len(moves) - 1 and best_score <= -MATE_BOUND and not widened:
+                # Every one of the narrowed moves loses: a loss is proven only once the moves
+                # left out lose too, so they are searched after all (the loop takes them up).
+                widened = True
+                searched = set(moves)
+                moves.extend(other for other in position.search_moves() if other not in searched)
 
         flag = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
         self.table[key] = (depth, flag, _to_table(best_score, ply), best_move)

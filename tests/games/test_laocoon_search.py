@@ -6,6 +6,7 @@ import random
 import pytest
 
 from engine import WHITE
+from engine.search import AlphaBeta, Budget
 from engine.games.laocoon import FIELD, NEIGHBOURS, SIZE
 
 from .test_laocoon import QUIET, game, rows_with, setup
@@ -123,3 +124,71 @@ def test_a_ring_with_room_two_steps_away_is_worth_more():
         return position._ring_value(WHITE, position.available())[0]
     assert rings_score(walled) < rings_score(open_board)
     assert walled.evaluate() < open_board.evaluate()
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_deep_moves_narrow_the_search_moves_but_keep_every_step(seed):
+    """Below the root the search keeps every step and the placements that open or close a
+    step, with one placement standing for the rest of each step's."""
+    for position in middle_games(seed):
+        searched = position.search_moves()
+        deep = position.deep_moves()
+        assert len(set(deep)) == len(deep)
+        assert set(deep) <= set(searched)
+        assert {move & 0xFFF for move in deep} == {move & 0xFFF for move in searched}
+
+
+def winning_moves(position):
+    """The legal moves after which the opponent cannot step, by playing every one."""
+    found = set()
+    for move in position.legal_moves():
+        position.play(move)
+        if position.outcome is not None:
+            found.add(move)
+        position.undo()
+    return found
+
+
+def test_noisy_moves_win_at_once_and_are_found_whenever_a_move_wins():
+    rng = random.Random(10)
+    noisy_total = winning_total = 0
+    for _ in range(40):
+        position = game().initial_position()
+        while position.outcome is None:
+            if not position.placing:
+                noisy = position.noisy_moves()
+                winning = winning_moves(position)
+                assert set(noisy) <= winning
+                noisy_total += bool(noisy)
+                winning_total += bool(winning)
+            position.play(rng.choice(position.legal_moves()))
+    assert noisy_total == winning_total > 0
+
+
+def test_noisy_moves_ban_the_colour_of_the_last_step():
+    """Black's one step left goes onto orange (a7; every other space next to its rings is a
+    hole): white wins by stepping a ring onto orange (c3), its disc going anywhere but a7."""
+    holes = {name: "." for name in ("b7", "b8", "g1", "g2", "h2")}
+    position = setup(rows_with(a8="p", h1="p", a7="o", c3="o", **holes),
+                     white=("d4", "e4"), black=("a8", "h1"), hand="p")
+    noisy = position.noisy_moves()
+    assert noisy and set(noisy) <= winning_moves(position)
+    assert all(position.move_text(move).startswith("d4-c3+") for move in noisy)
+
+
+# A game the engine lost to plain UCT: after white's a1-a2+f8 black wins with g8-f8+a3, its
+# orange disc on a3 next to white's ring closing nothing yet; white has two steps left.
+CORNERED_GAME = (
+    "a7 b3 d3 e5 a7-b6 e5-f4+c3 b6-c6+d6 f4-g3+b5 c6-d7+c7 g3-f3+e1 d7-e7+g4 b3-c4+d2 "
+    "d3-c3+d4 c4-d4+a8 c3-d2+g2 f3-g4+f5 e7-f6+e4 g4-h5+h4 d2-c2+c3 d4-c3+c5 f6-f5+c1 "
+    "h5-h6+h2 f5-e6+g5 c3-d4+g7 e6-f7+d1 d4-e4+a1 f7-g6+d5 e4-d5+h1 g6-g5+f5 d5-d6+g8 "
+    "c2-b1+d5 h6-g7+h8 g5-h4+b2 g7-h7+e2 b1-a1+g5 h7-h8+d2 h4-h3+g4 h8-g8+b7 a1-a2+f8").split()
+
+
+def test_deep_moves_keep_the_placements_next_to_a_cornered_opponent():
+    position = game().position_after(CORNERED_GAME)
+    assert len(position.steps(WHITE)) <= 3
+    assert position.parse_move("g8-f8+a3") in position.deep_moves()
+    position.undo()  # white to move: a four-ply search now sees the trap below its root
+    move = AlphaBeta(seed=1).choose(position, Budget(depth=4))
+    assert position.move_text(move) != "a1-a2+f8"
