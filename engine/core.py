@@ -223,6 +223,10 @@ class Position(ABC):
     ``tracks_positions`` makes :meth:`play` count how often each :meth:`key` has occurred, for
     games whose rules end on repetition; ``_judge`` reads the count with :meth:`occurrences`.
     ``has_evaluation`` says that :meth:`evaluate` is worth an alpha-beta search;
+    ``evaluation_search`` names the search the engine's ``auto`` uses with it (``alphabeta``,
+    or ``mcts-eval`` for games whose turns have too many moves for alpha-beta to see deep),
+    and ``evaluation_scale`` is the score that makes a clear edge (``mcts-eval`` turns
+    scores into win expectations with it);
     ``repetition_is_a_draw`` tells the search to score a position that recurs (in the game or
     the line searched) as a draw, for games that may not end where going round in circles
     only leads to the move limit;
@@ -232,6 +236,8 @@ class Position(ABC):
 
     tracks_positions: ClassVar[bool] = False
     has_evaluation: ClassVar[bool] = False
+    evaluation_search: ClassVar[str] = "alphabeta"
+    evaluation_scale: ClassVar[float] = 100.0
     repetition_is_a_draw: ClassVar[bool] = False
     typical_plies: ClassVar[int] = 80
     least_moves_to_go: ClassVar[int] = 10

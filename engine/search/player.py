@@ -8,11 +8,13 @@ from .analysis import Analysis
 from .baselines import Greedy, RandomMover
 from .budget import Budget, TimeKeeper
 from .mcts import Mcts
+from .mcts_eval import EvalMcts
 
 # The searches, and the fixed baselines used to measure them (random, greedy, plain uct).
 SEARCHES = {
     "alphabeta": AlphaBeta,
     "mcts": Mcts,
+    "mcts-eval": EvalMcts,
     "uct": lambda seed: Mcts(seed, solver=False),
     "greedy": Greedy,
     "random": RandomMover,
@@ -54,7 +56,7 @@ class Player:
             elif self.playouts is not None:
                 kind = "mcts"
             else:
-                kind = "alphabeta" if position.has_evaluation else "mcts"
+                kind = position.evaluation_search if position.has_evaluation else "mcts"
         if kind not in self._searchers:
             self._searchers[kind] = SEARCHES[kind](self.seed)
         return self._searchers[kind]
