@@ -327,6 +327,13 @@ class Position(ABC):
         of the board that is already decided) override it, the default is every legal move."""
         return self.legal_moves()
 
+    def move_group(self, move):
+        """A key shared by moves that differ only in a detail the evaluation seldom tells
+        apart (laoCoon: one ring step with different disc placements), so that a search may
+        evaluate one move of a group and reckon the others alike until it looks at them; by
+        default every move is a group of its own."""
+        return move
+
     def solve(self, stop=None) -> bool | None:
         """Whether the side to move wins with perfect play, for games that can tell exactly
         (a small enough endgame), else ``None``. ``stop()`` returning true may end the work

@@ -183,6 +183,10 @@ class LaocoonPosition(Position):
     """A laoCoon position: disc stacks, rings, the disc in the mover's hand, the side to move."""
 
     has_evaluation = True
+    # Hundreds of moves a turn (every step with every placement of the disc in hand): MCTS with
+    # evaluated leaves (mcts-eval), as the strong Amazons programs do.
+    evaluation_search = "mcts-eval"
+    evaluation_scale = 150.0  # about the median size of a middle-game score
     typical_plies = 40
 
     def __init__(self, game: Laocoon, stacks: list[tuple[int, ...]] | None = None,
@@ -401,6 +405,10 @@ class LaocoonPosition(Position):
             plain += [step | field for field in drop_fields(same)]
             bad += [step | field for field in drop_fields(worse)]
         return good + plain + bad
+
+    def move_group(self, move: int) -> int:
+        """The ring step (or placement) of ``move``, without the disc placed."""
+        return move & ((1 << DROP_SHIFT) - 1)
 
     def _placements(self) -> list[int]:
         """The placements of the side to move, with black's optional swap where allowed."""

@@ -32,13 +32,19 @@ WIDTH = 2
 # laoCoon's random variants has some 60,000, too many to evaluate; a seeded sample stands
 # for them, and such a node is never proven won (a move left out might refute the proof).
 MAX_CHILDREN = 600
+# Nodes with at most this many moves have every child evaluated at expansion; above it, one of
+# each move group (laoCoon: a ring step, whatever the disc placement) is.
+EAGER_CHILDREN = 30
+# What a child not yet evaluated is reckoned to lose against the evaluated one of its group,
+# which comes first in the game's search order.
+ESTIMATE_MARGIN = 0.02
 # Scaled scores beyond this are squashed as if at it (exp would overflow on a won position's).
 SQUASH_LIMIT = 30.0
 
 
 class _Node:
     __slots__ = ("move", "parent", "children", "visits", "value", "minimax", "proven",
-                 "complete")
+                 "complete", "estimated")
 
     def __init__(self, move, parent: _Node | None, value: float) -> None:
         self.move = move
@@ -49,6 +55,7 @@ class _Node:
         self.minimax = value  # the negamax of the evaluations below, for that player
         self.proven = 0  # PROVEN_WIN / PROVEN_LOSS for that player, 0 when open
         self.complete = True  # whether every search move has a child
+        self.estimated = False  # whether ``value`` is a sibling's, not yet its own evaluation
 
 
 class EvalMcts:
@@ -137,8 +144,15 @@ class EvalMcts:
             node = self._select(node)
             position.play(node.move)
             depth += 1
+            if node.estimated:
+                break
         if node.proven:
             result = 1.0 if node.proven == PROVEN_WIN else 0.0
+        elif node.estimated:
+            result = self._judge(position, node, position.to_move ^ 1, scale)
+            node.value = node.minimax = result
+            node.estimated = False
+            node.parent.children.sort(key=_mean, reverse=True)
         else:
             result = self._expand(position, node, scale)
         for _ in range(depth):
@@ -157,37 +171,56 @@ class EvalMcts:
             node = parent
 
     def _expand(self, position: Position, node: _Node, scale: float) -> float:
-        """Give ``node`` its evaluated children; the result for the player who moved into it."""
+        """Give ``node`` its children; the result for the player who moved into it (one
+        minus the best child's value).
+
+        With few moves every child is evaluated; with many, one move of each
+        :meth:`~engine.core.Position.move_group` (the first in the search order) is, and the
+        others take its value less ``ESTIMATE_MARGIN`` until they are first visited.
+        """
         moves = position.search_moves()
         complete = len(moves) <= MAX_CHILDREN
         if not complete:
             moves = self.random.sample(moves, MAX_CHILDREN)
-        else:
-            self.random.shuffle(moves)  # ties between equal evaluations go either way
         mover = position.to_move
+        eager = len(moves) <= EAGER_CHILDREN
         children = []
+        judged = {}
         for move in moves:
-            position.play(move)
-            outcome = position.outcome
-            if outcome is None:
-                score = max(-SQUASH_LIMIT, min(SQUASH_LIMIT, position.evaluate() / scale))
-                child = _Node(move, node, 1.0 / (1.0 + math.exp(score)))
+            group = move if eager else position.move_group(move)
+            known = judged.get(group)
+            if known is None:
+                position.play(move)
+                child = _Node(move, node, 0.0)
+                judged[group] = self._judge(position, child, mover, scale)
+                child.value = child.minimax = judged[group]
+                position.undo()
             else:
-                won = outcome.winner == mover
-                child = _Node(move, node, 1.0 if won else 0.0 if outcome.winner is not None
-                              else 0.5)
-                if outcome.winner is not None:
-                    child.proven = PROVEN_WIN if won else PROVEN_LOSS
-            position.undo()
+                child = _Node(move, node, max(0.0, known - ESTIMATE_MARGIN))
+                child.estimated = True
             children.append(child)
-        children.sort(key=lambda child: -child.value)
+        children.sort(key=_mean, reverse=True)
         node.children, node.complete = children, complete
         best = children[0]
         if best.proven == PROVEN_WIN:
             node.proven = PROVEN_LOSS
-        elif best.proven == PROVEN_LOSS and complete:
+        elif complete and all(child.proven == PROVEN_LOSS for child in children):
             node.proven = PROVEN_WIN
         return 1.0 - best.value
+
+    @staticmethod
+    def _judge(position: Position, node: _Node, mover: int, scale: float) -> float:
+        """The value for ``mover`` of ``position``, just reached by ``node``'s move: the
+        evaluation's win expectation, or the result of a game that is over (then a proof)."""
+        outcome = position.outcome
+        if outcome is None:
+            score = max(-SQUASH_LIMIT, min(SQUASH_LIMIT, position.evaluate() / scale))
+            return 1.0 / (1.0 + math.exp(score))
+        if outcome.winner is None:
+            return 0.5
+        won = outcome.winner == mover
+        node.proven = PROVEN_WIN if won else PROVEN_LOSS
+        return 1.0 if won else 0.0
 
     def _select(self, node: _Node) -> _Node:
         children = node.children
@@ -211,6 +244,10 @@ class EvalMcts:
             if value > best_value:
                 best, best_value = child, value
         return best or children[0]
+
+
+def _mean(node: _Node) -> float:
+    return node.value / node.visits
 
 
 def _prove(parent: _Node, child: _Node) -> None:
