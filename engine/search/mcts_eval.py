@@ -126,7 +126,7 @@ class EvalMcts:
                 node = next((child for child in node.children or () if child.move == move), None)
                 if node is None:
                     break
-            if node is not None and not (node.proven and node.children is None):
+            if node is not None and node.children is not None:
                 node.parent = None
                 return node
         return _Node(None, None, 0.5)

@@ -102,3 +102,17 @@ def test_auto_uses_the_search_each_game_names(name):
     expected = position.evaluation_search if position.has_evaluation else "mcts"
     assert type(searcher).__name__ == {"alphabeta": "AlphaBeta", "mcts-eval": "EvalMcts",
                                        "mcts": "Mcts"}[expected]
+
+
+def test_a_reply_the_tree_never_expanded_starts_a_fresh_tree():
+    position = find_game("laocoon")().initial_position()
+    for text in ("d4", "c4", "f6", "a2", "d4-d3"):
+        position.play(position.parse_move(text))
+    search = EvalMcts(3)
+    ours = search.choose(position, Budget(playouts=300))
+    node = next(child for child in search.root.children if child.move == ours)
+    position.play(ours)
+    reply = next(child for child in node.children if child.estimated)
+    position.play(reply.move)
+    move = search.choose(position, Budget(playouts=20))
+    assert search.root is not reply and move in position.legal_moves()
