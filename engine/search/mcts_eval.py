@@ -2,14 +2,17 @@
 
 Random playouts say little in games like laoCoon or Amazons, where a turn has hundreds of
 moves and most of them are poor; the strong programs of such games keep the tree of MCTS but
-score its leaves with an evaluation. Here a node is expanded on its first visit: each of its
-:meth:`~engine.core.Position.search_moves` is played, and the evaluation of the position it
-leads to, squashed into a win expectation (a sigmoid of the score over the game's
-``evaluation_scale``), becomes that child's first visit. The children are kept best first,
-and selection (UCB1) looks only at the best ``WIDTH + sqrt(visits)`` of them (progressive
-widening): a move the evaluation dislikes is tried once the likelier ones have been found out.
-The expansion itself backs up the best child's value (a one-ply minimax), so every
-evaluation the search pays for is used.
+score its leaves with an evaluation. Here a node is expanded on its first visit: its
+:meth:`~engine.core.Position.search_moves` become children, and the evaluation of the position
+a child's move leads to, squashed into a win expectation (a sigmoid of the score over the
+game's ``evaluation_scale``), is that child's first visit. Where a node has many moves only
+one of each :meth:`~engine.core.Position.move_group` is evaluated at once (laoCoon: one disc
+placement per ring step); its siblings take its value, a little less, until they are first
+visited, since most nodes are visited too rarely to use every child's evaluation. The
+children are kept best first, and selection (UCB1) looks only at the best
+``WIDTH + sqrt(visits)`` of them (progressive widening): a move the evaluation dislikes is
+tried once the likelier ones have been found out. The expansion backs up the best child's
+value (a one-ply minimax), so every evaluation the search pays for is used.
 
 A move that ends the game is a proof, and proofs travel up the tree as in
 :mod:`engine.search.mcts` (the MCTS-solver). The subtree below the moves played since the
@@ -43,8 +46,8 @@ SQUASH_LIMIT = 30.0
 
 
 class _Node:
-    __slots__ = ("move", "parent", "children", "visits", "value", "minimax", "proven",
-                 "complete", "estimated")
+    __slots__ = ("move", "parent", "children", "visits", "value", "proven", "complete",
+                 "estimated")
 
     def __init__(self, move, parent: _Node | None, value: float) -> None:
         self.move = move
@@ -52,7 +55,6 @@ class _Node:
         self.children: list[_Node] | None = None  # None until expanded, best first
         self.visits = 1
         self.value = value  # the sum of results for the player who moved into the node
-        self.minimax = value  # the negamax of the evaluations below, for that player
         self.proven = 0  # PROVEN_WIN / PROVEN_LOSS for that player, 0 when open
         self.complete = True  # whether every search move has a child
         self.estimated = False  # whether ``value`` is a sibling's, not yet its own evaluation
@@ -63,11 +65,10 @@ class EvalMcts:
     factor of the square root of a node's visits in the number of children it considers."""
 
     def __init__(self, seed: int | None = None, exploration: float = 0.35,
-                 widening: float = 1.0, minimax_weight: float = 0.0) -> None:
+                 widening: float = 1.0) -> None:
         self.random = random.Random(seed)
         self.exploration = exploration
         self.widening = widening
-        self.minimax_weight = minimax_weight
         self.playouts = 0
         self.root: _Node | None = None
         self._root_moves: list = []
@@ -150,7 +151,7 @@ class EvalMcts:
             result = 1.0 if node.proven == PROVEN_WIN else 0.0
         elif node.estimated:
             result = self._judge(position, node, position.to_move ^ 1, scale)
-            node.value = node.minimax = result
+            node.value = result
             node.estimated = False
             node.parent.children.sort(key=_mean, reverse=True)
         else:
@@ -160,10 +161,6 @@ class EvalMcts:
         while node is not None:
             node.visits += 1
             node.value += result
-            if node.proven:
-                node.minimax = 1.0 if node.proven == PROVEN_WIN else 0.0
-            elif node.children:
-                node.minimax = 1.0 - max(child.minimax for child in node.children)
             parent = node.parent
             if parent is not None and node.proven:
                 _prove(parent, node)
@@ -193,7 +190,7 @@ class EvalMcts:
                 position.play(move)
                 child = _Node(move, node, 0.0)
                 judged[group] = self._judge(position, child, mover, scale)
-                child.value = child.minimax = judged[group]
+                child.value = judged[group]
                 position.undo()
             else:
                 child = _Node(move, node, max(0.0, known - ESTIMATE_MARGIN))
@@ -226,8 +223,7 @@ class EvalMcts:
         children = node.children
         width = min(len(children), WIDTH + int(self.widening * math.sqrt(node.visits)))
         log_visits = math.log(node.visits)
-        c, weight = self.exploration, self.minimax_weight
-        mean_weight = 1.0 - weight
+        c = self.exploration
         best, best_value = None, -math.inf
         for index in range(len(children)):
             child = children[index]
@@ -239,8 +235,7 @@ class EvalMcts:
             if index >= width and best is not None:
                 break
             visits = child.visits
-            value = (mean_weight * child.value / visits + weight * child.minimax
-                     + c * math.sqrt(log_visits / visits))
+            value = child.value / visits + c * math.sqrt(log_visits / visits)
             if value > best_value:
                 best, best_value = child, value
         return best or children[0]
