@@ -14,6 +14,12 @@ children are kept best first, and selection (UCB1) looks only at the best
 tried once the likelier ones have been found out. The expansion backs up the best child's
 value (a one-ply minimax), so every evaluation the search pays for is used.
 
+What an iteration backs up blends that static value with the result of a random playout to
+the end of the game (``playout_weight`` of it, half by default): the evaluation judges the
+rings' room, the playout whether they are walled in soon, which the evaluation sees late.
+Against plain UCT on three times the clock (0.3 s a move against 0.9 s) the blend won 10
+laoCoon games of 10, the evaluation alone 7 of 10.
+
 A move that ends the game is a proof, and proofs travel up the tree as in
 :mod:`engine.search.mcts` (the MCTS-solver). The subtree below the moves played since the
 previous search is kept for the next one.
@@ -41,6 +47,8 @@ EAGER_CHILDREN = 30
 # What a child not yet evaluated is reckoned to lose against the evaluated one of its group,
 # which comes first in the game's search order.
 ESTIMATE_MARGIN = 0.02
+# Random playouts longer than this count as draws (laoCoon's rings may wander for ever).
+PLAYOUT_LIMIT = 400
 # Scaled scores beyond this are squashed as if at it (exp would overflow on a won position's).
 SQUASH_LIMIT = 30.0
 
@@ -62,13 +70,16 @@ class _Node:
 
 class EvalMcts:
     """MCTS with evaluated leaves; ``exploration`` is UCB1's constant c, ``widening`` the
-    factor of the square root of a node's visits in the number of children it considers."""
+    factor of the square root of a node's visits in the number of children it considers,
+    ``playout_weight`` the share of a random playout's result in what an iteration backs up
+    (0: the evaluation alone)."""
 
     def __init__(self, seed: int | None = None, exploration: float = 0.35,
-                 widening: float = 1.0) -> None:
+                 widening: float = 1.0, playout_weight: float = 0.5) -> None:
         self.random = random.Random(seed)
         self.exploration = exploration
         self.widening = widening
+        self.playout_weight = playout_weight
         self.playouts = 0
         self.root: _Node | None = None
         self._root_moves: list = []
@@ -154,8 +165,14 @@ class EvalMcts:
             node.value = result
             node.estimated = False
             node.parent.children.sort(key=_mean, reverse=True)
+            if not node.proven:
+                result = self._blend(position, result)
+        elif position.outcome is not None:  # a draw (a repetition, say): nothing to expand
+            result = 0.5
         else:
             result = self._expand(position, node, scale)
+            if not node.proven:
+                result = self._blend(position, result)
         for _ in range(depth):
             position.undo()
         while node is not None:
@@ -204,6 +221,26 @@ class EvalMcts:
         elif complete and all(child.proven == PROVEN_LOSS for child in children):
             node.proven = PROVEN_WIN
         return 1.0 - best.value
+
+    def _blend(self, position: Position, static: float) -> float:
+        """``static``, the value for the player who moved into ``position``, blended with a
+        random playout's result for that player (cut at ``PLAYOUT_LIMIT`` plies: a draw)."""
+        weight = self.playout_weight
+        if not weight:
+            return static
+        mover = position.to_move ^ 1
+        played = 0
+        choice = self.random.choice
+        while position.outcome is None and played < PLAYOUT_LIMIT:
+            position.play(choice(position.legal_moves()))
+            played += 1
+        outcome = position.outcome
+        result = 0.5
+        if outcome is not None and outcome.winner is not None:
+            result = float(outcome.winner == mover)
+        for _ in range(played):
+            position.undo()
+        return (1.0 - weight) * static + weight * result
 
     @staticmethod
     def _judge(position: Position, node: _Node, mover: int, scale: float) -> float:
