@@ -327,6 +327,12 @@ class Position(ABC):
         of the board that is already decided) override it, the default is every legal move."""
         return self.legal_moves()
 
+    def playout_move(self, rng):
+        """A random legal move for a playout (the game is not over): by default uniform over
+        the legal moves; games whose moves are dear to list may draw one more cheaply, from
+        another spread."""
+        return rng.choice(self.legal_moves())
+
     def move_group(self, move):
         """A key shared by moves that differ only in a detail the evaluation seldom tells
         apart (laoCoon: one ring step with different disc placements), so that a search may

@@ -406,6 +406,19 @@ class LaocoonPosition(Position):
             bad += [step | field for field in drop_fields(worse)]
         return good + plain + bad
 
+    def playout_move(self, rng: random.Random) -> int:
+        """A random step, then a random space for the disc in hand: listing every move (up to
+        some 300, each step with each placement) for one random choice cost most of a
+        playout's time. Steps with many placements are drawn less often than uniformly."""
+        if self.placing:
+            return rng.choice(self.legal_moves())
+        origin, target = rng.choice(self.steps(self.to_move))
+        step = origin << 6 | target
+        spaces = self.drop_spaces(origin, target)
+        if not spaces:
+            return step
+        return step | (rng.choice(squares_of(spaces)) + 1) << DROP_SHIFT
+
     def move_group(self, move: int) -> int:
         """The ring step (or placement) of ``move``, without the disc placed."""
         return move & ((1 << DROP_SHIFT) - 1)

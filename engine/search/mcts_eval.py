@@ -230,9 +230,9 @@ class EvalMcts:
             return static
         mover = position.to_move ^ 1
         played = 0
-        choice = self.random.choice
+        rng = self.random
         while position.outcome is None and played < PLAYOUT_LIMIT:
-            position.play(choice(position.legal_moves()))
+            position.play(position.playout_move(rng))
             played += 1
         outcome = position.outcome
         result = 0.5

@@ -123,3 +123,17 @@ def test_a_ring_with_room_two_steps_away_is_worth_more():
         return position._ring_value(WHITE, position.available())[0]
     assert rings_score(walled) < rings_score(open_board)
     assert walled.evaluate() < open_board.evaluate()
+
+
+@pytest.mark.parametrize("variant", ["standard", "random", "quick"])
+def test_playout_moves_are_legal_and_reach_every_step(variant):
+    rng = random.Random(8)
+    for _ in range(20):
+        position = game(variant).initial_position()
+        while position.outcome is None and position.ply < 120:
+            legal = set(position.legal_moves())
+            drawn = {position.playout_move(rng) for _ in range(200)}
+            assert drawn <= legal
+            if not position.placing:
+                assert {move & 0xFFF for move in drawn} == {move & 0xFFF for move in legal}
+            position.play(position.playout_move(rng))
