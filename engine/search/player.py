@@ -25,10 +25,11 @@ ALGORITHMS = ("auto", *SEARCHES)
 class Player:
     """Chooses moves for any game.
 
-    ``algorithm`` ``auto`` uses alpha-beta where the game has an evaluation and MCTS
-    otherwise; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta) or ``playouts`` (MCTS) replaces the clock, which
-    with ``seed`` makes play reproducible; without them each move gets a share of the time the
-    :class:`TimeKeeper` knows of.
+    ``algorithm`` ``auto`` uses the search a game names for its evaluation
+    (``evaluation_search``: alpha-beta, or laoCoon's MCTS with evaluated leaves) and MCTS where
+    it has none; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta)
+    or ``playouts`` (MCTS) replaces the clock, which with ``seed`` makes play reproducible;
+    without them each move gets a share of the time the :class:`TimeKeeper` knows of.
     """
 
     def __init__(self, *, depth: int | None = None, playouts: int | None = None,
