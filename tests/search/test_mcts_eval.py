@@ -7,9 +7,9 @@ import pytest
 
 from engine import WHITE, find_game, game_names
 from engine.games.loa import LoaPosition
-from engine.search import Budget, Player
+from engine.search import Budget, EvalMcts, Player
 from engine.search.mcts import PROVEN_LOSS
-from engine.search.mcts_eval import MAX_CHILDREN, EvalMcts
+from engine.search.mcts_eval import MAX_CHILDREN
 
 from ..games.test_laocoon import rows_with, setup
 from .test_search import WIN_IN_ONE, WIN_IN_TWO
