@@ -223,10 +223,6 @@ class Position(ABC):
     ``tracks_positions`` makes :meth:`play` count how often each :meth:`key` has occurred, for
     games whose rules end on repetition; ``_judge`` reads the count with :meth:`occurrences`.
     ``has_evaluation`` says that :meth:`evaluate` is worth an alpha-beta search;
-    ``evaluation_search`` names the search the engine's ``auto`` uses with it (``alphabeta``,
-    or ``mcts-eval`` for games whose turns have too many moves for alpha-beta to see deep),
-    and ``evaluation_scale`` is the score that makes a clear edge (``mcts-eval`` turns
-    scores into win expectations with it);
     ``repetition_is_a_draw`` tells the search to score a position that recurs (in the game or
     the line searched) as a draw, for games that may not end where going round in circles
     only leads to the move limit;
@@ -236,8 +232,6 @@ class Position(ABC):
 
     tracks_positions: ClassVar[bool] = False
     has_evaluation: ClassVar[bool] = False
-    evaluation_search: ClassVar[str] = "alphabeta"
-    evaluation_scale: ClassVar[float] = 100.0
     repetition_is_a_draw: ClassVar[bool] = False
     typical_plies: ClassVar[int] = 80
     least_moves_to_go: ClassVar[int] = 10
@@ -335,19 +329,6 @@ class Position(ABC):
         narrowed moves all lose searches the others before it counts as lost). The default is
         :meth:`search_moves`."""
         return self.search_moves()
-
-    def playout_move(self, rng):
-        """A random legal move for a playout (the game is not over): by default uniform over
-        the legal moves; games whose moves are dear to list may draw one more cheaply, from
-        another spread."""
-        return rng.choice(self.legal_moves())
-
-    def move_group(self, move):
-        """A key shared by moves that differ only in a detail the evaluation seldom tells
-        apart (laoCoon: one ring step with different disc placements), so that a search may
-        evaluate one move of a group and reckon the others alike until it looks at them; by
-        default every move is a group of its own."""
-        return move
 
     def solve(self, stop=None) -> bool | None:
         """Whether the side to move wins with perfect play, for games that can tell exactly

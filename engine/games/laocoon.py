@@ -188,10 +188,6 @@ class LaocoonPosition(Position):
     """A laoCoon position: disc stacks, rings, the disc in the mover's hand, the side to move."""
 
     has_evaluation = True
-    # Hundreds of moves a turn (every step with every placement of the disc in hand): MCTS with
-    # evaluated leaves (mcts-eval), as the strong Amazons programs do.
-    evaluation_search = "mcts-eval"
-    evaluation_scale = 150.0  # about the median size of a middle-game score
     typical_plies = 40
 
     def __init__(self, game: Laocoon, stacks: list[tuple[int, ...]] | None = None,
@@ -496,23 +492,6 @@ class LaocoonPosition(Position):
             elif not better:
                 bad.append(step | drop_fields(worse)[0])
         return good + plain + bad
-
-    def playout_move(self, rng: random.Random) -> int:
-        """A random step, then a random space for the disc in hand: listing every move (up to
-        some 300, each step with each placement) for one random choice cost most of a
-        playout's time. Steps with many placements are drawn less often than uniformly."""
-        if self.placing:
-            return rng.choice(self.legal_moves())
-        origin, target = rng.choice(self.steps(self.to_move))
-        step = origin << 6 | target
-        spaces = self.drop_spaces(origin, target)
-        if not spaces:
-            return step
-        return step | (rng.choice(squares_of(spaces)) + 1) << DROP_SHIFT
-
-    def move_group(self, move: int) -> int:
-        """The ring step (or placement) of ``move``, without the disc placed."""
-        return move & ((1 << DROP_SHIFT) - 1)
 
     def _placements(self) -> list[int]:
         """The placements of the side to move, with black's optional swap where allowed."""

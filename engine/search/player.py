@@ -8,13 +8,11 @@ from .analysis import Analysis
 from .baselines import Greedy, RandomMover
 from .budget import Budget, TimeKeeper
 from .mcts import Mcts
-from .mcts_eval import EvalMcts
 
 # The searches, and the fixed baselines used to measure them (random, greedy, plain uct).
 SEARCHES = {
     "alphabeta": AlphaBeta,
     "mcts": Mcts,
-    "mcts-eval": EvalMcts,
     "uct": lambda seed: Mcts(seed, solver=False),
     "greedy": Greedy,
     "random": RandomMover,
@@ -25,11 +23,10 @@ ALGORITHMS = ("auto", *SEARCHES)
 class Player:
     """Chooses moves for any game.
 
-    ``algorithm`` ``auto`` uses the search a game names for its evaluation
-    (``evaluation_search``: alpha-beta, or laoCoon's MCTS with evaluated leaves) and MCTS where
-    it has none; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta)
-    or ``playouts`` (MCTS) replaces the clock, which with ``seed`` makes play reproducible;
-    without them each move gets a share of the time the :class:`TimeKeeper` knows of.
+    ``algorithm`` ``auto`` uses alpha-beta where the game has an evaluation and MCTS
+    otherwise; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta) or ``playouts`` (MCTS) replaces the clock, which
+    with ``seed`` makes play reproducible; without them each move gets a share of the time the
+    :class:`TimeKeeper` knows of.
     """
 
     def __init__(self, *, depth: int | None = None, playouts: int | None = None,
@@ -57,7 +54,7 @@ class Player:
             elif self.playouts is not None:
                 kind = "mcts"
             else:
-                kind = position.evaluation_search if position.has_evaluation else "mcts"
+                kind = "alphabeta" if position.has_evaluation else "mcts"
         if kind not in self._searchers:
             self._searchers[kind] = SEARCHES[kind](self.seed)
         return self._searchers[kind]

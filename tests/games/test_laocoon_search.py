@@ -192,17 +192,3 @@ def test_deep_moves_keep_the_placements_next_to_a_cornered_opponent():
     position.undo()  # white to move: a four-ply search now sees the trap below its root
     move = AlphaBeta(seed=1).choose(position, Budget(depth=4))
     assert position.move_text(move) != "a1-a2+f8"
-
-
-@pytest.mark.parametrize("variant", ["standard", "random", "quick"])
-def test_playout_moves_are_legal_and_reach_every_step(variant):
-    rng = random.Random(8)
-    for _ in range(20):
-        position = game(variant).initial_position()
-        while position.outcome is None and position.ply < 120:
-            legal = set(position.legal_moves())
-            drawn = {position.playout_move(rng) for _ in range(200)}
-            assert drawn <= legal
-            if not position.placing:
-                assert {move & 0xFFF for move in drawn} == {move & 0xFFF for move in legal}
-            position.play(position.playout_move(rng))
