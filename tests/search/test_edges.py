@@ -6,9 +6,11 @@ import time
 import pytest
 
 from engine import BLACK, WHITE, find_game, game_names
-from engine.core import Game, Outcome, Position, Termination
+from engine.core import Outcome, Termination
 from engine.search import AlphaBeta, Budget, Mcts, TimeKeeper
 from engine.search.alphabeta import CONTEMPT
+
+from .graph_game import GraphGame
 
 
 def spent_budget():
@@ -35,64 +37,17 @@ def test_a_legal_move_comes_back_when_the_time_is_already_up(name, searcher):
 GRAPH = {"Z": {"z": "W"}, "W": {"w": "P"}, "R": {"m1": "P", "m2": "Y"},
          "P": {"draw": "D", "on": "X"}, "X": {"x": "X"}, "Y": {"y": "Y"}}
 EVALUATION = {"X": 10, "Y": -15}  # for black to move; white sees the negative
-
-
-class Toy(Game):
-    name = "toy"
-    title = "Toy"
-
-    def initial_position(self):
-        return ToyPosition(self, "R", BLACK)
-
-
-class ToyPosition(Position):
-    has_evaluation = True
-
-    def __init__(self, game, node, to_move):
-        super().__init__(game)
-        self.node, self.to_move = node, to_move
-        self._start()
-
-    def _generate(self):
-        return list(GRAPH[self.node])
-
-    def _apply(self, move):
-        previous, self.node = self.node, GRAPH[self.node][move]
-        return previous
-
-    def _revert(self, move, undo):
-        self.node = undo
-
-    def _judge(self, move):
-        if self.node == "D":
-            return Outcome(None, Termination.NORMAL, "drawn")
-        return None
-
-    def evaluate(self):
-        value = EVALUATION.get(self.node, 0)
-        return value if self.to_move == BLACK else -value
-
-    def move_text(self, move):
-        return move
-
-    def parse_move(self, text):
-        return text
-
-    def key(self):
-        return self.node, self.to_move
-
-    def diagram(self):
-        return self.node
+ENDS = {"D": Outcome(None, Termination.NORMAL, "drawn")}
 
 
 def test_draw_contempt_keeps_its_sign_when_the_searcher_changes_side():
     assert CONTEMPT > 15  # the example's premise: a draw is worse than -15 for black
-    game = Toy()
-    fresh = AlphaBeta(seed=1).choose(ToyPosition(game, "R", BLACK), Budget(depth=3))
+    game = GraphGame(GRAPH, "R", BLACK, ENDS, EVALUATION)
+    fresh = AlphaBeta(seed=1).choose(game.position("R", BLACK), Budget(depth=3))
     assert fresh == "m2"
     searcher = AlphaBeta(seed=1)
-    searcher.choose(ToyPosition(game, "Z", WHITE), Budget(depth=4))
-    assert searcher.choose(ToyPosition(game, "R", BLACK), Budget(depth=3)) == "m2"
+    searcher.choose(game.position("Z", WHITE), Budget(depth=4))
+    assert searcher.choose(game.position("R", BLACK), Budget(depth=3)) == "m2"
 
 
 def test_the_clock_settles_above_zero_under_an_increment():
