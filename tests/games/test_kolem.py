@@ -75,13 +75,20 @@ def reference_moves(position: KolemPosition) -> set[str]:
     return moves
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_generator_agrees_with_the_literal_reading_of_the_rules(seed):
+def random_game_plies(seed: int, plies: int):
+    """The position of a seeded random Kolem game at each ply up to ``plies``: one position,
+    moved on by a random legal move after each check (which must leave it as it found it)."""
     rng = random.Random(seed)
     position = find_game("kolem")().initial_position()
-    while position.outcome is None and position.ply < 120:
-        assert set(position.legal_move_texts()) == reference_moves(position)
+    while position.outcome is None and position.ply < plies:
+        yield position
         position.play(rng.choice(position.legal_moves()))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generator_agrees_with_the_literal_reading_of_the_rules(seed):
+    for position in random_game_plies(seed, 120):
+        assert set(position.legal_move_texts()) == reference_moves(position)
 
 
 def test_golden_counts_agree_with_counting_by_hand():
@@ -257,10 +264,8 @@ def test_phase_two_can_go_round_in_circles():
 def test_the_noisy_moves_are_the_steps_that_remove_an_opponent_piece(seed):
     """The quiescence search follows captures, and only those: checked at every ply of a
     random game against what playing each move does."""
-    rng = random.Random(seed)
-    position = find_game("kolem")().initial_position()
     captures_seen = 0
-    while position.outcome is None and position.ply < 150:
+    for position in random_game_plies(seed, 150):
         noisy = set(position.noisy_moves())
         for move in position.legal_moves():
             opponent = position.pieces[position.to_move ^ 1]
@@ -270,16 +275,13 @@ def test_the_noisy_moves_are_the_steps_that_remove_an_opponent_piece(seed):
             position.undo()
             assert (move in noisy) == removes, position.move_text(move)
             captures_seen += removes
-        position.play(rng.choice(position.legal_moves()))
     assert captures_seen
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_safe_move_is_one_that_leaves_the_opponent_no_capture(seed):
     """The endgame term counts the moves after which the opponent has no noisy move."""
-    rng = random.Random(seed)
-    position = find_game("kolem")().initial_position()
-    while position.outcome is None and position.ply < 150:
+    for position in random_game_plies(seed, 150):
         if not position.placing:
             mover = position.to_move
             safe = 0
@@ -290,7 +292,6 @@ def test_a_safe_move_is_one_that_leaves_the_opponent_no_capture(seed):
             counted = _safe_moves(position.pieces[mover], position.pieces[mover ^ 1],
                                   position.legal_moves())
             assert counted == safe
-        position.play(rng.choice(position.legal_moves()))
 
 
 def test_a_side_ahead_does_not_go_back_to_a_position_of_the_game():
