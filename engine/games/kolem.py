@@ -307,37 +307,20 @@ class KolemPosition(Position):
         """Material first; then pieces touching two or more opponent pieces (they survive one
         neighbour leaving) and, in phase 2, how many more moves the side to move has than the
         opponent (a side without moves loses, and captures need room to move), and in the
-        endgame the safe moves of each side (:meth:`_pressure`)."""
+        endgame the safe moves of each side (:func:`_pressure`)."""
         mover = self.to_move
         own, opponent = self.pieces[mover], self.pieces[mover ^ 1]
         score = WEIGHT_PIECE * (self.total(mover) - self.total(mover ^ 1))
         score += WEIGHT_SAFE * (_safe(own, opponent) - _safe(opponent, own))
         if not self.placing:
-            own_moves = len(self._generate())
+            own_moves = self._generate()
             self.to_move ^= 1
-            opponent_moves = len(self._steps())
+            opponent_moves = self._steps()
             self.to_move ^= 1
-            score += WEIGHT_MOBILITY * (own_moves - opponent_moves)
+            score += WEIGHT_MOBILITY * (len(own_moves) - len(opponent_moves))
             if (own | opponent).bit_count() <= ENDGAME:
-                score += self._pressure()
+                score += _pressure(own, opponent, own_moves, opponent_moves)
         return score
-
-    def _pressure(self) -> int:
-        """The endgame's progress: how many safe moves (moves that give the opponent no
-        capture) the side to move has against the opponent.
-
-        With few pieces neither side can force a capture for long, and a side ahead that only
-        keeps its lead goes round until the move limit; Kolem is a game of zugzwang (a side
-        must move, and a move can leave a piece with a single opponent neighbour), so the
-        lead is turned into a win by leaving the opponent few moves that lose nothing.
-        """
-        mover = self.to_move
-        own, opponent = self.pieces[mover], self.pieces[mover ^ 1]
-        mine = _safe_moves(own, opponent, self._generate())
-        self.to_move ^= 1
-        theirs = _safe_moves(opponent, own, self._steps())
-        self.to_move ^= 1
-        return WEIGHT_SAFE_MOVE * (min(mine, SAFE_MOVES_CAP) - min(theirs, SAFE_MOVES_CAP))
 
     def key(self) -> tuple[int, int, int, int, int]:
         return self.pieces[0], self.pieces[1], self.hands[0], self.hands[1], self.to_move
@@ -390,6 +373,21 @@ def _has_capture(own: int, opponent: int) -> bool:
                     and not crowded(without | 1 << target)):
                 return True
     return False
+
+
+def _pressure(own: int, opponent: int, own_moves, opponent_moves) -> int:
+    """The endgame's progress: how many safe moves (moves that give the opponent no capture)
+    the side to move (``own``, whose moves are ``own_moves``) has against the opponent (whose
+    steps, were it to move, are ``opponent_moves``).
+
+    With few pieces neither side can force a capture for long, and a side ahead that only
+    keeps its lead goes round until the move limit; Kolem is a game of zugzwang (a side must
+    move, and a move can leave a piece with a single opponent neighbour), so the lead is
+    turned into a win by leaving the opponent few moves that lose nothing.
+    """
+    mine = _safe_moves(own, opponent, own_moves)
+    theirs = _safe_moves(opponent, own, opponent_moves)
+    return WEIGHT_SAFE_MOVE * (min(mine, SAFE_MOVES_CAP) - min(theirs, SAFE_MOVES_CAP))
 
 
 def _safe_moves(own: int, opponent: int, moves) -> int:
