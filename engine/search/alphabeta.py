@@ -75,6 +75,7 @@ class AlphaBeta:
         self._budget = Budget()
         self._side = 0
         self._line: set | None = None  # the positions a repetition returns to, if it counts
+        self._narrows = False  # the game's deep_moves may leave out some of its search_moves
 
     def choose(self, position: Position, budget: Budget):
         """The best move found for the side to move within ``budget`` (the game is not over)."""
@@ -88,6 +89,7 @@ class AlphaBeta:
         self.nodes = self.depth_reached = self.score = 0
         self.solved = False
         self._line = position.earlier_keys() if position.repetition_is_a_draw else None
+        self._narrows = type(position).deep_moves is not Position.deep_moves
         if len(moves) == 1 and budget.depth is None:
             return moves[0]
         winning = self._solved_move(position, budget)
@@ -273,7 +275,8 @@ class AlphaBeta:
                         if ply < len(self.killers) and self.killers[ply][0] != move:
                             self.killers[ply] = [move, self.killers[ply][0]]
                         break
-            if index == len(moves) - 1 and best_score <= -MATE_BOUND and not widened:
+            if (index == len(moves) - 1 and best_score <= -MATE_BOUND and self._narrows
+                    and not widened):
                 # Every one of the narrowed moves loses: a loss is proven only once the moves
                 # left out lose too, so they are searched after all (the loop takes them up).
                 widened = True
