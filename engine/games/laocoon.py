@@ -388,8 +388,6 @@ class LaocoonPosition(Position):
         if min((targets & ~top[other]).bit_count() for other in range(4)) > 2:
             return []
         mine = self.rings[mover]
-        singles = (self.discs() & ~self.doubles() & ~(mine | theirs)
-                   & ~top[hand] if hand != NO_DISC else 0)
         for origin, target in self.steps(mover):
             banned = {colour[target]}
             banned.update(colour[square] for square in squares_of(mine ^ BITS[origin]))
@@ -400,9 +398,7 @@ class LaocoonPosition(Position):
             below = lower[origin]
             if below != NO_DISC and below not in banned:
                 left_open |= near_theirs & BITS[origin]
-            drops = singles & ~BITS[target]
-            if below not in (NO_DISC, hand) and hand != NO_DISC:
-                drops |= BITS[origin]
+            drops = self.drop_spaces(origin, target)
             step = origin << 6 | target
             if not drops:
                 if not left_open:
