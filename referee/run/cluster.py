@@ -149,8 +149,9 @@ class DaskExecutor(Executor):
         asks often); the last figures known while the scheduler does not answer."""
         now = time.monotonic()
         if self.client.status == "running" and now - self._sized_at >= SIZE_SECONDS:
-            info = self.client.scheduler_info(n_workers=0)
-            self._size = info.get("total_threads", 0), info.get("n_workers", 0)
+            with suppress(OSError):  # a broken connection: wait() reports the loss
+                info = self.client.scheduler_info(n_workers=0)
+                self._size = info.get("total_threads", 0), info.get("n_workers", 0)
             self._sized_at = now
         return self._size
 
@@ -190,6 +191,8 @@ class DaskExecutor(Executor):
             return set()
         except ClusterError:
             raise
+        except OSError:  # the connection broke (CommClosedError) mid-call: when the client
+            raise self._lost() from None  # notices, it cancels every task anyway
         except Exception:  # cancelled by the client, or a closed connection: the scheduler?
             if self.client.status == "running" and self.client.scheduler_comm is not None:
                 raise

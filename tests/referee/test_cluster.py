@@ -133,11 +133,12 @@ def test_a_worker_killed_mid_run_costs_no_game_and_records_none_twice(tmp_path):
 
 @pytest.fixture
 def scheduler(tmp_path):
-    """A ``dask scheduler`` and a ``dask worker`` of two processes, started as a user would;
-    yields (scheduler process, its address)."""
+    """A ``dask scheduler`` and a ``dask worker`` of two processes, started as a user would
+    but listening on the loopback address only; yields (scheduler process, its address)."""
     info = tmp_path / "scheduler.json"
     started = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
-                                 "--port", "0", "--dashboard-address", ":0",
+                                 "--host", "127.0.0.1", "--port", "0",
+                                 "--dashboard-address", "127.0.0.1:0",
                                  "--scheduler-file", str(info)], stderr=subprocess.DEVNULL)]
     try:
         deadline = time.monotonic() + 60
@@ -145,9 +146,11 @@ def scheduler(tmp_path):
             assert time.monotonic() < deadline, "the scheduler did not start"
             time.sleep(0.1)
         address = json.loads(info.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:"), address
         started.append(subprocess.Popen(
             [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-             "--nworkers", "2"], stderr=subprocess.DEVNULL))
+             "--nworkers", "2", "--host", "127.0.0.1", "--no-dashboard"],
+            stderr=subprocess.DEVNULL))
         yield started[0], address
     finally:
         for process in started:
