@@ -6,6 +6,7 @@ Dask; bad addresses are one line."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import shlex
@@ -221,5 +222,30 @@ def test_a_local_cluster_listens_on_the_loopback_address_only():
         assert dashboard.hostname == "127.0.0.1"
         assert dashboard.port in [address.port for address in listening]
         assert {address.ip for address in listening} == {"127.0.0.1"}
+    finally:
+        executor.shutdown(cancel=True)
+
+
+def test_a_scheduler_lost_while_a_result_is_fetched_is_the_same_one_line(scheduler):
+    """The scheduler dies while the driver fetches a finished game (frozen, then killed, while
+    the fetch waits for its answer): the broken connection is the lost scheduler, one line,
+    not a traceback."""
+    process, address = scheduler
+    executor = connect(address)
+    try:
+        future = executor.submit(sum, [1, 2])
+        deadline = time.monotonic() + 60
+        while future.task.status != "finished":  # known finished here, not yet fetched
+            assert time.monotonic() < deadline, "the task did not finish"
+            time.sleep(0.01)
+        process.send_signal(signal.SIGSTOP)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            outcome = pool.submit(executor.wait, [future], 30)
+            time.sleep(1.0)  # the fetch is waiting on the frozen scheduler
+            process.kill()
+            with pytest.raises(ClusterError) as raised:
+                outcome.result(timeout=60)
+        assert str(raised.value) == (f"lost the Dask scheduler at {address}; finished games "
+                                     f"are saved: run the same command to resume")
     finally:
         executor.shutdown(cancel=True)
