@@ -104,8 +104,10 @@ TERMS = (
     "territory",        # a space the side's rings reach before the opponent's
     "double territory", # ... holding two discs
 )
-WEIGHTS = (10, 3, 4, -40, -80, 25, 20, 10, 3)
-TEMPO = 5
+# Fitted by scripts/fit_laocoon.py (see docs/laocoon.md): logistic regression of the game's
+# result on the terms, over the positions from ply 20 on of 449 games, in the old weights' unit.
+WEIGHTS = (-8, 28, 16, -28, -330, 26, -26, 1, 22)
+TEMPO = -19
 TERRITORY_LAYERS = 8
 # Below the root a step keeps all its disc placements when it has at most this many that
 # neither open a step for the mover nor close one of the opponent's (see deep_moves).
