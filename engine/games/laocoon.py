@@ -91,18 +91,24 @@ _SQUARE = r"([a-z][0-9]{1,2})"
 _MOVE = re.compile(rf"{_SQUARE}(?:[-x]?{_SQUARE})?(?:\+{_SQUARE}(?:={_SQUARE})?)?")
 
 # --- evaluation weights ----------------------------------------------------------------------
-WEIGHT_STEP = 10        # a legal step for one of the side's rings
-WEIGHT_ROOM = 3         # an available neighbour of a ring, whatever its colour
-WEIGHT_AREA = 4         # an available space two steps from a ring through available ones
-WEIGHT_STUCK_RING = 40  # a ring without a legal step, but with available neighbours
-WEIGHT_DEAD_RING = 80   # a ring without any available neighbour
-WEIGHT_TERRITORY = 10   # a space the side's rings reach before the opponent's
-WEIGHT_DOUBLE = 3       # ... holding two discs
-# By how many colours the side's legal steps go: steps of one colour only are closed at once
-# when an opponent ring moves onto that colour; the opponent's two rings ban two colours at most.
-WEIGHT_COLOURS = (0, 0, 25, 45, 55)
+# The evaluation's terms (see LaocoonPosition.evaluation_terms), each the side to move's count
+# less the opponent's, and their weights.
+TERMS = (
+    "step",             # a legal step for one of the side's rings
+    "room",             # an available neighbour of a ring, whatever its colour
+    "area",             # an available space two steps from a ring through available ones
+    "stuck ring",       # a ring without a legal step, but with available neighbours
+    "dead ring",        # a ring without any available neighbour
+    "two colours",      # the side's steps go to at least two colours (steps of one colour
+    "three colours",    # all close at once) ... three (the opponent's rings ban one or two)
+    "territory",        # a space the side's rings reach before the opponent's
+    "double territory", # ... holding two discs
+)
+# Fitted by scripts/fit_laocoon.py (see docs/laocoon.md): logistic regression of the game's
+# result on the terms, over the positions from ply 20 on of 449 games, in the old weights' unit.
+WEIGHTS = (-8, 28, 16, -28, -330, 26, -26, 1, 22)
+TEMPO = -19
 TERRITORY_LAYERS = 8
-TEMPO = 5
 # Below the root a step keeps all its disc placements when it has at most this many that
 # neither open a step for the mover nor close one of the opponent's (see deep_moves).
 FEW_DROPS = 3
@@ -702,7 +708,9 @@ class LaocoonPosition(Position):
     # --- evaluation ----------------------------------------------------------------------------
 
     def evaluate(self) -> int:
-        """Ring mobility and territory of the side to move minus the opponent's.
+        """Ring mobility and territory of the side to move minus the opponent's: the
+        :data:`TEMPO` plus each term of :meth:`evaluation_terms` times its weight in
+        :data:`WEIGHTS`.
 
         A player loses when no ring can step, and every step burns a disc behind it, so what
         counts is the legal steps now, the available spaces around the rings (their colours
@@ -714,10 +722,20 @@ class LaocoonPosition(Position):
         and how many colours the side's steps go to (the opponent bans at most two, and steps
         of a single colour all close when an opponent ring moves onto it).
         """
+        value = TEMPO
+        for weight, term in zip(WEIGHTS, self.evaluation_terms()):
+            value += weight * term
+        return value
+
+    def evaluation_terms(self) -> list[int]:
+        """The evaluation's terms, named in :data:`TERMS`: each the side to move's count less
+        the opponent's (``scripts/fit_laocoon.py`` fits their weights)."""
         available = self.available()
         mover = self.to_move
-        mine, steps_mine = self._ring_value(mover, available)
-        theirs, steps_theirs = self._ring_value(mover ^ 1, available)
+        terms, steps_mine = self._ring_terms(mover, available)
+        theirs, steps_theirs = self._ring_terms(mover ^ 1, available)
+        for index, count in enumerate(theirs):
+            terms[index] -= count
         reached = self.rings[0] | self.rings[1]
         owned_mine = owned_theirs = 0
         for _ in range(TERRITORY_LAYERS):
@@ -731,16 +749,16 @@ class LaocoonPosition(Position):
             steps_mine = grow(new_mine) & available
             steps_theirs = grow(new_theirs) & available
         doubles = self.doubles()
-        territory = (WEIGHT_TERRITORY * (owned_mine.bit_count() - owned_theirs.bit_count())
-                     + WEIGHT_DOUBLE * ((owned_mine & doubles).bit_count()
-                                        - (owned_theirs & doubles).bit_count()))
-        return TEMPO + mine - theirs + territory
+        terms.append(owned_mine.bit_count() - owned_theirs.bit_count())
+        terms.append((owned_mine & doubles).bit_count() - (owned_theirs & doubles).bit_count())
+        return terms
 
-    def _ring_value(self, side: int, available: int) -> tuple[int, int]:
-        """The mobility score of ``side``'s rings and the bitboard of their legal steps."""
+    def _ring_terms(self, side: int, available: int) -> tuple[list[int], int]:
+        """The per-side terms of ``side``'s rings (the first ones of :data:`TERMS`) and the
+        bitboard of their legal steps."""
         open_spaces = available & self.free_spaces(side)
         top = self.top
-        value = targets = 0
+        targets = steps_total = room_total = area = stuck = dead = 0
         for ring in squares_of(self.rings[side]):
             near = NEIGHBOURS[ring]
             steps = near & open_spaces
@@ -748,15 +766,20 @@ class LaocoonPosition(Position):
             count = steps.bit_count()
             around = near & available
             room = around.bit_count()
-            value += WEIGHT_STEP * count + WEIGHT_ROOM * room
-            value += WEIGHT_AREA * (grow(around) & available & ~around).bit_count()
+            steps_total += count
+            room_total += room
+            area += (grow(around) & available & ~around).bit_count()
             if not count:
-                value -= WEIGHT_STUCK_RING if room else WEIGHT_DEAD_RING
+                if room:
+                    stuck += 1
+                else:
+                    dead += 1
+        colours = 0
         if targets:
             colours = ((targets & top[0] != 0) + (targets & top[1] != 0)
                        + (targets & top[2] != 0) + (targets & top[3] != 0))
-            value += WEIGHT_COLOURS[colours]
-        return value, targets
+        return [steps_total, room_total, area, stuck, dead, int(colours >= 2),
+                int(colours >= 3)], targets
 
     # --- picture -------------------------------------------------------------------------------
 

@@ -26,8 +26,8 @@ Games that know more than an evaluation take part through three hooks of
 :class:`~engine.core.Position`: ``search_moves()`` (the moves worth searching, best first:
 Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
 at the root, ``deep_moves()`` (by default the same; laoCoon narrows its disc placements)
-inside the tree, where a node whose narrowed moves all lose searches the others too before
-it counts as lost, and ``solve()`` (an exact endgame solver) is asked first at the root, with up
+inside the tree, where a node whose narrowed moves all lose searches every other legal move
+too before it counts as lost (at the root likewise for the moves ``search_moves`` left out), and ``solve()`` (an exact endgame solver) is asked first at the root, with up
 to :data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once. If no win is
 proven, half the solver's time is added to the search's share (the hard limit bounds both).
 """
@@ -184,6 +184,7 @@ class AlphaBeta:
         ordered = [first] + [move for move in moves if move != first]
         alpha, beta = -WIN - 1, WIN + 1
         best = None
+        widened = False
         for index, move in enumerate(ordered):
             position.play(move)
             try:
@@ -199,6 +200,12 @@ class AlphaBeta:
                 position.undo()
             if score > alpha:
                 alpha, best = score, move
+            if (index == len(ordered) - 1 and alpha <= -MATE_BOUND and self._narrows
+                    and not widened):
+                # As in _node: the moves search_moves left out may hold the one escape.
+                widened = True
+                searched = set(ordered)
+                ordered.extend(other for other in position.legal_moves() if other not in searched)
         return alpha, best
 
     def _search(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -278,10 +285,12 @@ class AlphaBeta:
             if (index == len(moves) - 1 and best_score <= -MATE_BOUND and self._narrows
                     and not widened):
                 # Every one of the narrowed moves loses: a loss is proven only once the moves
-                # left out lose too, so they are searched after all (the loop takes them up).
+                # left out lose too, so they are searched after all (the loop takes them up):
+                # every legal move, not only search_moves, which may narrow too (laoCoon's
+                # keeps one far disc placement for all, and proved false wins).
                 widened = True
                 searched = set(moves)
-                moves.extend(other for other in position.search_moves() if other not in searched)
+                moves.extend(other for other in position.legal_moves() if other not in searched)
 
         flag = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
         self.table[key] = (depth, flag, _to_table(best_score, ply), best_move)

@@ -17,6 +17,7 @@ from engine import (
     Termination,
     find_game,
 )
+from engine.games import laocoon
 from engine.games.laocoon import STANDARD_LAYOUT, LaocoonPosition
 from engine.perft import perft
 from engine.search.player import Player
@@ -574,3 +575,14 @@ def test_the_evaluation_prefers_free_rings_to_trapped_ones():
                              f4=".", f5=".", f6=".", e6=".", d6="."),
                    white=("d4", "e5"), black=("a1", "h1"), hand="o")
     assert walled.evaluate() < open_board.evaluate()
+
+
+def test_the_evaluation_terms_are_the_movers_counts_less_the_opponents():
+    rows = rows_with(**QUIET, c3=".", c4=".", d3=".", e3="yo", f4="po")
+    white_to_move = setup(rows, white=("d4", "e5"), black=("a1", "h1"), to_move=WHITE, hand="o")
+    black_to_move = setup(rows, white=("d4", "e5"), black=("a1", "h1"), to_move=BLACK, hand="o")
+    terms = white_to_move.evaluation_terms()
+    assert len(terms) == len(laocoon.TERMS)
+    assert black_to_move.evaluation_terms() == [-term for term in terms]
+    assert white_to_move.evaluate() == laocoon.TEMPO + sum(
+        weight * term for weight, term in zip(laocoon.WEIGHTS, terms))

@@ -7,6 +7,7 @@ import pytest
 
 from engine import WHITE
 from engine.search import AlphaBeta, Budget
+from engine.games import laocoon
 from engine.games.laocoon import FIELD, NEIGHBOURS, SIZE
 
 from .test_laocoon import QUIET, game, rows_with, setup
@@ -121,7 +122,8 @@ def test_a_ring_with_room_two_steps_away_is_worth_more():
     assert walled.steps(WHITE) == open_board.steps(WHITE)
 
     def rings_score(position):
-        return position._ring_value(WHITE, position.available())[0]
+        terms, _ = position._ring_terms(WHITE, position.available())
+        return sum(weight * term for weight, term in zip(laocoon.WEIGHTS, terms))
     assert rings_score(walled) < rings_score(open_board)
     assert walled.evaluate() < open_board.evaluate()
 

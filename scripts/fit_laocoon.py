@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Fit laoCoon's evaluation weights to the outcomes of played games (Texel-style tuning).
+
+Every position of the moving phase of every game in the given referee output folders (the
+``results.jsonl`` that ``olympiad-referee match`` and ``scripts/strength.py`` write) is replayed
+and its evaluation terms taken from the side to move (``LaocoonPosition.evaluation_terms``,
+each the mover's count less the opponent's). A logistic regression of "the side to move went on
+to win" on those terms gives the weights; a nuisance term, +1 when the side to move is the
+folder's engine 1 (ours in ``strength.py``'s folders) and -1 when it is engine 2, takes up the
+difference in strength between the players so that it does not leak into the terms' weights.
+
+Games are split alternately (every other game of the list for fitting, the rest for testing,
+so that the positions of one game never sit on both sides, and the two games of a pair of
+``strength.py`` fall on different sides); the log-loss and the share of winners predicted on the test
+games are printed for the engine's weights and the fitted ones, the engine's scaled by the one
+factor that fits them best. The fitted weights are printed in the engine's unit (divided by
+that factor, so that a refit of the engine's own weights prints about the same numbers)::
+
+    python scripts/fit_laocoon.py /tmp/lao-a /tmp/lao-b ...      # referee output folders
+    python scripts/fit_laocoon.py --self-play 300 --out /tmp/lao-self /tmp/lao-self
+                                   # first play 300 games of the engine against itself
+    python scripts/fit_laocoon.py --terms step,room,area ...     # fit a subset, others 0
+    python scripts/fit_laocoon.py --from-ply 30 ...              # later positions only
+    python scripts/fit_laocoon.py --beside-engine --terms room ... # a correction to the engine
+
+It needs nothing but the project (argparse, not click), so that it runs under PyPy (``pypy3
+scripts/fit_laocoon.py ...``), which plays the self-play games about three times as fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import find_game  # noqa: E402
+from engine.games import laocoon  # noqa: E402
+
+
+def game_rows(folders: list[Path]) -> list[dict]:
+    """The finished laoCoon games of the referee output ``folders`` (each searched for
+    ``results.jsonl`` files), with a winner."""
+    rows = []
+    for folder in folders:
+        for path in sorted(folder.rglob("results.jsonl")):
+            for line in path.read_text().splitlines():
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                if row.get("game") == "laocoon" and row.get("result") in ("B+", "W+"):
+                    row["source"] = str(path)
+                    rows.append(row)
+    return rows
+
+
+def self_play(games: int, out: Path, seed: int, seconds: float, random_plies: int) -> None:
+    """Play ``games`` games of the alpha-beta engine against itself, ``seconds`` a move,
+    each from random ring placements and ``random_plies`` random moving plies (so that the
+    games differ), and append them to ``out/results.jsonl`` as the referee writes them
+    (engine 1 is black in odd games). Resumes: games already in the file are not replayed."""
+    from engine.search.alphabeta import AlphaBeta
+    from engine.search.budget import Budget
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "results.jsonl"
+    done = len(path.read_text().splitlines()) if path.exists() else 0
+    game = find_game("laocoon")()
+    for number in range(done + 1, games + 1):
+        rng = random.Random(seed * 100_003 + number)
+        searchers = (AlphaBeta(rng.randrange(1 << 30)), AlphaBeta(rng.randrange(1 << 30)))
+        position = game.initial_position()
+        moves = []
+        while position.outcome is None and len(moves) < 300:
+            if position.placing or len(moves) < 4 + random_plies:
+                move = rng.choice(position.search_moves() if not position.placing
+                                  else position.legal_moves())
+            else:
+                move = searchers[position.to_move].choose(
+                    position, Budget(soft=seconds, hard=2 * seconds))
+            moves.append(position.move_text(move))
+            position.play(move)
+        if position.outcome is None or position.outcome.winner is None:
+            continue
+        row = {"game_no": number, "game": "laocoon", "result": position.outcome.result,
+               "black_index": 1 if number % 2 else 2, "moves": moves, "plies": len(moves),
+               "options": dict(game.settings)}
+        with path.open("a") as stream:
+            stream.write(json.dumps(row) + "\n")
+        print(f"\r{number}/{games} games", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+def samples_of(row: dict, from_ply: int) -> list[tuple[list[float], int]]:
+    """(terms plus the nuisance term, side to move won) for each position of the moving
+    phase of one game, from ply ``from_ply`` on."""
+    game = find_game("laocoon")(row.get("options") or {})
+    position = game.initial_position()
+    winner = 0 if row["result"] == "B+" else 1  # engine.core: BLACK 0, WHITE 1
+    colour_of_engine1 = 0 if row["black_index"] == 1 else 1
+    samples = []
+    for ply, text in enumerate(row["moves"]):
+        if not position.placing and ply >= from_ply and position.outcome is None:
+            side = position.to_move
+            terms = [float(term) for term in position.evaluation_terms()]
+            terms.append(1.0 if side == colour_of_engine1 else -1.0)
+            samples.append((terms, int(side == winner)))
+        position.play(position.parse_move(text))
+    return samples
+
+
+def fit(samples, active: list[int], size: int, ridge: float = 1e-3, rounds: int = 25):
+    """Intercept and weights (``size`` of them, 0 outside ``active``) of a logistic
+    regression by Newton's method, with a small ridge for terms that barely vary."""
+    columns = active
+    k = len(columns) + 1
+    beta = [0.0] * k
+    for _ in range(rounds):
+        gradient = [0.0] * k
+        hessian = [[0.0] * k for _ in range(k)]
+        for values, won in samples:
+            x = [1.0] + [values[c] for c in columns]
+            score = sum(b * v for b, v in zip(beta, x))
+            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
+            error, weight = p - won, p * (1 - p)
+            for i in range(k):
+                gradient[i] += error * x[i]
+                row = hessian[i]
+                wi = weight * x[i]
+                for j in range(i, k):
+                    row[j] += wi * x[j]
+        for i in range(k):
+            for j in range(i):
+                hessian[i][j] = hessian[j][i]
+            if i:
+                hessian[i][i] += ridge * len(samples)
+                gradient[i] += ridge * len(samples) * beta[i]
+        step = _solve(hessian, gradient)
+        beta = [b - s for b, s in zip(beta, step)]
+        if max(abs(s) for s in step) < 1e-9:
+            break
+    weights = [0.0] * size
+    for c, b in zip(columns, beta[1:]):
+        weights[c] = b
+    return beta[0], weights
+
+
+def _solve(matrix, vector):
+    """x with matrix x = vector (Gaussian elimination with partial pivoting)."""
+    n = len(vector)
+    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        if abs(a[col][col]) < 1e-12:
+            continue
+        for r in range(n):
+            if r != col and a[r][col]:
+                f = a[r][col] / a[col][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    return [a[i][n] / a[i][i] if abs(a[i][i]) >= 1e-12 else 0.0 for i in range(n)]
+
+
+def measures(samples, intercept: float, weights) -> tuple[float, float]:
+    """Mean log-loss and the share of winners the sign of the score predicts."""
+    loss = right = 0.0
+    for values, won in samples:
+        score = intercept + sum(w * v for w, v in zip(weights, values))
+        p = 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
+        loss -= math.log(p if won else 1 - p)
+        right += 0.5 if score == 0 else float((score > 0) == bool(won))
+    return loss / len(samples), right / len(samples)
+
+
+def scaled_engine_fit(samples, nuisance: int):
+    """The engine's weights (and tempo) times the one factor that fits ``samples`` best, with
+    the nuisance term fitted beside them."""
+    size = len(laocoon.TERMS)
+    combined = [([laocoon.TEMPO + sum(w * v for w, v in zip(laocoon.WEIGHTS, values[:size]))]
+                 + [values[nuisance]], won) for values, won in samples]
+    intercept, (scale, strength) = fit(combined, [0, 1], 2)
+    return intercept, scale, strength
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Fit the evaluation's weights to the games of the folders and compare them with the
+    engine's."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="+", type=Path, help="Referee output folders.")
+    parser.add_argument("--terms", default="", help="Comma-separated terms to fit (default: all).")
+    parser.add_argument("--from-ply", type=int, default=0,
+                        help="Take positions from this ply of each game on (default 0).")
+    parser.add_argument("--beside-engine", action="store_true",
+                        help="Fit the chosen terms beside the engine's whole evaluation (one "
+                             "weight for it), as corrections to it: fewer weights to fit.")
+    parser.add_argument("--self-play", type=int, default=0, metavar="GAMES",
+                        help="First play this many games of the engine against itself into --out.")
+    parser.add_argument("--out", type=Path, help="Folder for --self-play's results.jsonl.")
+    parser.add_argument("--seconds", type=float, default=0.05, help="Self-play time a move.")
+    parser.add_argument("--random-plies", type=int, default=4,
+                        help="Random moving plies at the start of each self-play game.")
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args(argv)
+    if options.self_play:
+        if options.out is None:
+            parser.error("--self-play needs --out")
+        self_play(options.self_play, options.out, options.seed, options.seconds,
+                  options.random_plies)
+    names = laocoon.TERMS
+    nuisance = len(names)
+    chosen = ([names.index(name.strip()) for name in options.terms.split(",")]
+              if options.terms else list(range(len(names))))
+    rows = game_rows(options.folders)
+    train, test = [], []
+    for number, row in enumerate(rows):
+        (train if number % 2 else test).extend(samples_of(row, options.from_ply))
+    print(f"{len(rows)} games, {len(train)} positions to fit, {len(test)} to test")
+
+    intercept, scale, strength = scaled_engine_fit(train, nuisance)
+    engine = [scale * w for w in laocoon.WEIGHTS] + [strength]
+    engine_intercept = intercept + scale * laocoon.TEMPO
+    print(f"engine's weights, scaled by {scale:.4f}: test log-loss/accuracy "
+          "%.4f / %.1f%%" % _percent(measures(test, engine_intercept, engine)))
+    if options.beside_engine:
+        train, test = _with_engine(train), _with_engine(test)
+        intercept, weights = fit(train, chosen + [nuisance, nuisance + 1], nuisance + 2)
+        print("fitted beside the engine: test log-loss/accuracy %.4f / %.1f%%"
+              % _percent(measures(test, intercept, weights)))
+        unit = 1 / weights[nuisance + 1]
+        print(f"in the engine's unit (x{unit:.1f}), to add to its weights:")
+        for index in chosen:
+            print(f"  {names[index]:18s} {unit * weights[index]:7.1f}  [{laocoon.WEIGHTS[index]}]")
+        print(f"  {'tempo':18s} {unit * intercept:7.1f}  [{laocoon.TEMPO}]")
+        return
+    intercept, weights = fit(train, chosen + [nuisance], nuisance + 1)
+    print("fitted: test log-loss/accuracy %.4f / %.1f%%"
+          % _percent(measures(test, intercept, weights)))
+    unit = 1 / scale
+    print(f"in the engine's unit (x{unit:.1f}); engine's weights in brackets:")
+    for index, name in enumerate(names):
+        print(f"  {name:18s} {unit * weights[index]:7.1f}  [{laocoon.WEIGHTS[index]}]")
+    print(f"  {'tempo':18s} {unit * intercept:7.1f}  [{laocoon.TEMPO}]")
+    print(f"  {'(engine 1 to move)':18s} {unit * weights[nuisance]:7.1f}")
+
+
+def _with_engine(samples):
+    """``samples`` with the engine's evaluation (without its tempo) as one more column."""
+    size = len(laocoon.TERMS)
+    return [(values + [sum(w * v for w, v in zip(laocoon.WEIGHTS, values[:size]))], won)
+            for values, won in samples]
+
+
+def _percent(pair):
+    return pair[0], 100 * pair[1]
+
+
+if __name__ == "__main__":
+    main()
