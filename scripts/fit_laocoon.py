@@ -11,10 +11,11 @@ difference in strength between the players so that it does not leak into the ter
 
 Games are split alternately (every other game of the list for fitting, the rest for testing,
 so that the positions of one game never sit on both sides, and the two games of a pair of
-``strength.py`` fall on different sides); the log-loss and the share of winners predicted on the test
-games are printed for the engine's weights and the fitted ones, the engine's scaled by the one
-factor that fits them best. The fitted weights are printed in the engine's unit (divided by
-that factor, so that a refit of the engine's own weights prints about the same numbers)::
+``strength.py`` fall on different sides); the log-loss and the share of winners predicted on
+the test games are printed for the engine's weights and the fitted ones, the engine's scaled
+by the one factor that fits them best. The fitted weights are printed in the engine's unit
+(divided by that factor, so that a refit of the engine's own weights prints about the same
+numbers)::
 
     python scripts/fit_laocoon.py /tmp/lao-a /tmp/lao-b ...      # referee output folders
     python scripts/fit_laocoon.py --self-play 300 --out /tmp/lao-self /tmp/lao-self

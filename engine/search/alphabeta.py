@@ -27,8 +27,9 @@ Games that know more than an evaluation take part through three hooks of
 Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
 at the root, ``deep_moves()`` (by default the same; laoCoon narrows its disc placements)
 inside the tree, where a node whose narrowed moves all lose searches every other legal move
-too before it counts as lost (at the root likewise for the moves ``search_moves`` left out), and ``solve()`` (an exact endgame solver) is asked first at the root, with up
-to :data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once. If no win is
+too before it counts as lost (at the root likewise for the moves ``search_moves`` left out),
+and ``solve()`` (an exact endgame solver) is asked first at the root, with up to
+:data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once. If no win is
 proven, half the solver's time is added to the search's share (the hard limit bounds both).
 """
 
