@@ -225,8 +225,7 @@ class Position(ABC):
     ``has_evaluation`` says that :meth:`evaluate` is worth an alpha-beta search;
     ``repetition_is_a_draw`` tells the search to score a position that recurs (in the game or
     the line searched) as a draw, for games that may not end where going round in circles
-    only leads to the move limit (read at the root of each search, so a game may make it a
-    property of the position: Kolem's holds only in the endgame);
+    only leads to the move limit;
     ``typical_plies`` (the length of a typical game) lets the clock plan ahead, never for
     fewer than ``least_moves_to_go`` more moves of the side to move.
     """

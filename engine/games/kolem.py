@@ -111,6 +111,7 @@ class KolemPosition(Position):
     """
 
     has_evaluation = True
+    repetition_is_a_draw = True  # going round in circles ends only at the move limit
     typical_plies = 100
 
     def __init__(self, game: Game, black: int = 0, white: int = 0,
@@ -137,16 +138,6 @@ class KolemPosition(Position):
     def _copy_state(self, other: KolemPosition) -> None:
         other.pieces = list(self.pieces)
         other.hands = list(self.hands)
-
-    @property
-    def repetition_is_a_draw(self) -> bool:  # type: ignore[override]
-        """Whether the search scores a position that recurs as a draw: only in the endgame (at
-        most :data:`ENDGAME` pieces on the board), where going round in circles leads to the
-        move limit (scripts/kolem_endgames.py: such positions are exact draws). In the middle
-        game the opponent still errs; there the rule made a side ahead give its pieces back to
-        step out of a repetition (a line that loses a piece scored above the draw's
-        contempt), while waiting kept the lead."""
-        return (self.pieces[0] | self.pieces[1]).bit_count() <= ENDGAME
 
     @property
     def placing(self) -> bool:

@@ -17,10 +17,10 @@ counts :data:`CONTEMPT` below zero for the side the search plays for, so that it
 settle for a repetition in a level position against a weaker opponent. Because the contempt
 depends on the side searched for, each side keeps its own transposition table.
 
-A game whose position (the root's) sets ``repetition_is_a_draw`` has every position that recurs
-(one of the game so far, or one earlier in the line searched) scored as a draw, with the
-contempt: in a game that may go round in circles until the move limit, a repetition is where
-that leads, and the side that stands better then looks for a line that goes somewhere else.
+A game whose position sets ``repetition_is_a_draw`` has every position that recurs (one of the
+game so far, or one earlier in the line searched) scored as a draw, with the contempt: in a
+game that may go round in circles until the move limit, a repetition is where that leads, and
+the side that stands better then looks for a line that goes somewhere else.
 
 Games that know more than an evaluation take part through three hooks of
 :class:`~engine.core.Position`: ``search_moves()`` (the moves worth searching, best first:
