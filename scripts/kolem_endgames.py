@@ -18,6 +18,13 @@ mover) with ``--seconds`` a move, and the script counts how often its move keeps
     python scripts/kolem_endgames.py --pieces 9 --set WEIGHT_SAFE_MOVE=15
 
 With 9 pieces the table holds 4.8 million positions (2 minutes, 4 GB on CPython).
+
+``--games FOLDER`` reads instead the games of a match's output folder (one of those
+``scripts/strength.py --out`` writes, our engine the referee's first) and prints, for each, the
+pieces each side had after every capture and every move of an endgame within the table that
+changed its exact value: where a game was decided, and by whom::
+
+    python scripts/kolem_endgames.py --pieces 8 --games /tmp/kolem-mid-b3/kolem-uct-10x
 """
 
 from __future__ import annotations
@@ -33,14 +40,16 @@ import click
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.bits import squares_of  # noqa: E402
-from engine.core import BLACK, WHITE  # noqa: E402
+from engine.core import BLACK, COLOUR_NAMES, WHITE  # noqa: E402
 from engine.games import kolem  # noqa: E402
-from engine.games.kolem import (FULL, KING, ORTH, SQUARES, Kolem, KolemPosition,  # noqa: E402
-                                crowded, orthogonal)
+from engine.games.kolem import (FULL, KING, ORTH, PIECES, SQUARES, Kolem,  # noqa: E402
+                                KolemPosition, crowded, orthogonal)
 from engine.search.alphabeta import AlphaBeta  # noqa: E402
 from engine.search.budget import Budget  # noqa: E402
+from referee.records.folder import RESULTS_NAME, read_rows  # noqa: E402
 
 WON, DRAWN, LOST = 1, 0, -1
+SIGNS = {WON: "+", DRAWN: "=", LOST: "-"}
 FEWEST = 3  # a side with fewer has lost
 
 
@@ -151,17 +160,64 @@ def kept(table: dict, samples: dict, seconds: float) -> dict:
     return counts
 
 
+def value_for(table: dict, position: KolemPosition, colour: int) -> int | None:
+    """The exact result for ``colour`` of ``position`` (in play or ended), or ``None`` where the
+    table does not reach (phase 1, or more pieces)."""
+    if position.outcome is not None:
+        winner = position.outcome.winner
+        return DRAWN if winner is None else WON if winner == colour else LOST
+    if position.placing:
+        return None
+    mover = position.to_move
+    entry = table.get((position.pieces[mover], position.pieces[mover ^ 1]))
+    if entry is None:
+        return None
+    return entry[0] if mover == colour else -entry[0]
+
+
+def game_story(table: dict, moves: list[str], ours: int) -> list[str]:
+    """``ply:ours-theirs`` (the pieces each side has) after every ply that changed them, and
+    ``ply:move by`` with the exact value for ``ours`` before and after (``+`` won, ``=``
+    drawn, ``-`` lost) where a move changed it; ``ply:value`` where the game enters the table."""
+    position = Kolem().initial_position()
+    story, pieces, value = [], (PIECES, PIECES), None
+    for ply, text in enumerate(moves, 1):
+        mover = "ours" if position.to_move == ours else "theirs"
+        position.play(position.parse_move(text))
+        now = (position.total(ours), position.total(ours ^ 1))
+        if now != pieces:
+            story.append(f"{ply}:{now[0]}-{now[1]}")
+            pieces = now
+        new = value_for(table, position, ours)
+        if new is not None and value is None:
+            story.append(f"{ply}:{SIGNS[new]}")
+        elif new is not None and new != value:
+            story.append(f"{ply}:{text} by {mover} {SIGNS[value]}{SIGNS[new]}")
+        value = new
+    return story
+
+
 @click.command()
 @click.option("--pieces", default=9, show_default=True, help="Most pieces on the board.")
 @click.option("--positions", default=100, show_default=True, help="Positions of each kind.")
 @click.option("--seconds", default=0.1, show_default=True, help="The engine's time a move.")
 @click.option("--seed", default=1, show_default=True)
 @click.option("--set", "weights", multiple=True, help="NAME=VALUE: a weight of the evaluation.")
-def main(pieces: int, positions: int, seconds: float, seed: int, weights: tuple) -> None:
+@click.option("--games", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A match's output folder (our engine first): tell its games' stories.")
+def main(pieces: int, positions: int, seconds: float, seed: int, weights: tuple,
+         games: Path | None) -> None:
     for weight in weights:
         name, value = weight.split("=")
         setattr(kolem, name, int(value))
     table = solve(pieces)
+    if games is not None:
+        for row in read_rows(games / RESULTS_NAME):
+            ours = BLACK if row["black_index"] == 1 else WHITE
+            click.echo(f"game {row['game_no']}, ours {COLOUR_NAMES[ours]}, {row['result']} "
+                       f"in {row['plies']} plies: "
+                       + " ".join(game_story(table, row["moves"], ours)))
+        return
     counts = census(table)
     for movers, others in sorted({kind[:2] for kind in counts}):
         row = [counts[movers, others, result] for result in (WON, DRAWN, LOST)]

@@ -93,3 +93,13 @@ def test_a_hand_checked_win_in_one(table):
     position = endgames.position_of(white, black)
     position.play(position.parse_move("d1-c2"))
     assert position.outcome.winner == WHITE
+
+
+def test_a_games_story_gives_the_pieces_and_the_exact_values(table):
+    # Against the 10x-time UCT (seed 4, game 6, our engine white): phase 1 ends with no
+    # piece lost, and white's first step leaves black without a move.
+    moves = ("c3 b4 c4 d3 d4 b3 b2 d5 d2 a2 a1 b1 c1 d1 e1 e2 b5 a5 d4-c5").split()
+    assert endgames.game_story(table, moves, WHITE) == ["19:+"]
+    # White cannot place at plies 15 and 17: each pass loses a piece from its hand.
+    moves = ("e4 d2 e2 e1 c2 b2 d3 e3 b3 c1 a2 d4 c4 e5 pass a1 pass b4").split()
+    assert endgames.game_story(table, moves, WHITE) == ["15:8-9", "17:7-9"]
