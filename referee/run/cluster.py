@@ -109,6 +109,11 @@ class DaskExecutor(Executor):
         client_log = logging.getLogger("distributed.client")
         if not any(isinstance(known, _LossReportedByUs) for known in client_log.filters):
             client_log.addFilter(_LossReportedByUs())
+        # Dask's news of its own comings and goings (INFO: a closed connection logged with
+        # its traceback as the scheduler goes) is not the referee's output; warnings are.
+        # An embedded cluster does the same by default (LocalCluster's silence_logs).
+        dask_log = logging.getLogger("distributed")
+        dask_log.setLevel(max(dask_log.getEffectiveLevel(), logging.WARNING))
 
     @classmethod
     def remote(cls, address: str) -> DaskExecutor:
