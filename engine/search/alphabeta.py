@@ -205,8 +205,7 @@ class AlphaBeta:
                     and not widened):
                 # As in _node: the moves search_moves left out may hold the one escape.
                 widened = True
-                searched = set(ordered)
-                ordered.extend(other for other in position.legal_moves() if other not in searched)
+                ordered.extend(_left_out(position, ordered))
         return alpha, best
 
     def _search(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -290,8 +289,7 @@ class AlphaBeta:
                 # every legal move, not only search_moves, which may narrow too (laoCoon's
                 # keeps one far disc placement for all, and proved false wins).
                 widened = True
-                searched = set(moves)
-                moves.extend(other for other in position.legal_moves() if other not in searched)
+                moves.extend(_left_out(position, moves))
 
         flag = UPPER if best_score <= original_alpha else LOWER if best_score >= beta else EXACT
         self.table[key] = (depth, flag, _to_table(best_score, ply), best_move)
@@ -333,6 +331,12 @@ class AlphaBeta:
                 return score
             alpha = max(alpha, score)
         return alpha
+
+
+def _left_out(position: Position, moves: list) -> list:
+    """The legal moves of ``position`` that ``moves`` (a narrowed list) left out."""
+    searched = set(moves)
+    return [move for move in position.legal_moves() if move not in searched]
 
 
 def _to_table(score: int, ply: int) -> int:
