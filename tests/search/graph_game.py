@@ -2,8 +2,11 @@
 
 Nodes are names; ``graph`` maps a node to its moves (by name) and the node each leads to; the
 side to move alternates; ``ends`` maps a node to the outcome of reaching it and ``evaluation``
-to its score for black to move (white sees the negative, every other node scores 0).
+to its score for black to move (white sees the negative, every other node scores 0);
+``position_type`` is the class of its positions, a :class:`GraphPosition` with a hook changed.
 """
+
+from __future__ import annotations
 
 from engine import BLACK
 from engine.core import Game, Outcome, Position
@@ -15,16 +18,18 @@ class GraphGame(Game):
 
     def __init__(self, graph: dict, start: str, first: int,
                  ends: dict[str, Outcome] | None = None,
-                 evaluation: dict[str, int] | None = None) -> None:
+                 evaluation: dict[str, int] | None = None,
+                 position_type: type[GraphPosition] | None = None) -> None:
         super().__init__()
         self.graph, self.start, self.first = graph, start, first
         self.ends, self.evaluation = ends or {}, evaluation or {}
+        self.position_type = position_type or GraphPosition
 
     def initial_position(self):
         return self.position(self.start, self.first)
 
     def position(self, node: str, to_move: int):
-        return GraphPosition(self, node, to_move)
+        return self.position_type(self, node, to_move)
 
 
 class GraphPosition(Position):

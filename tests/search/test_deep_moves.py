@@ -19,20 +19,16 @@ class NarrowedPosition(GraphPosition):
         return ["resign"] if self.node == "A" else self.search_moves()
 
 
-class Narrowed(GraphGame):
-    def position(self, node, to_move):
-        return NarrowedPosition(self, node, to_move)
-
-
 def test_a_loss_among_the_narrowed_moves_is_checked_against_the_others():
     searcher = AlphaBeta(seed=1)
-    position = Narrowed(GRAPH, "R", WHITE, ENDS).initial_position()
+    position = GraphGame(GRAPH, "R", WHITE, ENDS,
+                         position_type=NarrowedPosition).initial_position()
     assert searcher.choose(position, Budget(depth=3)) == "go"
     assert searcher.score < MATE_BOUND  # "hold" saves black: no win for white is claimed
 
 
 class NarrowerPosition(GraphPosition):
-    """search_moves narrow too ("hold" left out at A and, at the root R', "flee" left out)."""
+    """search_moves narrow too: "hold" (at A) and "flee" (at S) are left out."""
 
     def search_moves(self):
         return [move for move in self.legal_moves() if move not in ("hold", "flee")]
@@ -41,16 +37,12 @@ class NarrowerPosition(GraphPosition):
         return self.search_moves()
 
 
-class Narrower(GraphGame):
-    def position(self, node, to_move):
-        return NarrowerPosition(self, node, to_move)
-
-
 def test_a_loss_is_checked_against_every_legal_move_not_only_search_moves():
     # laoCoon's search_moves keep one far disc placement for all: a reply they left out
     # escaped a win the search had claimed (a game against uct-10x, lost after it).
     searcher = AlphaBeta(seed=1)
-    position = Narrower(GRAPH, "R", WHITE, ENDS).initial_position()
+    position = GraphGame(GRAPH, "R", WHITE, ENDS,
+                         position_type=NarrowerPosition).initial_position()
     assert searcher.choose(position, Budget(depth=3)) == "go"
     assert searcher.score < MATE_BOUND
 
@@ -60,6 +52,7 @@ def test_at_the_root_the_moves_search_moves_left_out_are_tried_before_a_loss():
     graph = {"S": {"go": "B", "flee": "H"}, "B": {"win": "W"}, "H": {"wait": "H"}}
     ends = {"W": Outcome(1 - WHITE, Termination.NORMAL, "white cannot move")}
     searcher = AlphaBeta(seed=1)
-    position = Narrower(graph, "S", WHITE, ends).initial_position()
+    position = GraphGame(graph, "S", WHITE, ends,
+                         position_type=NarrowerPosition).initial_position()
     assert searcher.choose(position, Budget(depth=3)) == "flee"
     assert searcher.score > -MATE_BOUND
