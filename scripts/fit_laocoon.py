@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import find_game  # noqa: E402
 from engine.games import laocoon  # noqa: E402
+from referee.records.folder import read_rows, scan_results  # noqa: E402
 
 
 def game_rows(folders: list[Path]) -> list[dict]:
@@ -51,10 +52,7 @@ def game_rows(folders: list[Path]) -> list[dict]:
     rows = []
     for folder in folders:
         for path in sorted(folder.rglob("results.jsonl")):
-            for line in path.read_text().splitlines():
-                if not line.strip():
-                    continue
-                row = json.loads(line)
+            for row in read_rows(path):  # each game's row, as the referee reads them
                 if row.get("game") == "laocoon" and row.get("result") in ("B+", "W+"):
                     row["source"] = str(path)
                     rows.append(row)
@@ -70,7 +68,7 @@ def self_play(games: int, out: Path, seed: int, seconds: float, random_plies: in
     from engine.search.budget import Budget
     out.mkdir(parents=True, exist_ok=True)
     path = out / "results.jsonl"
-    done = len(path.read_text().splitlines()) if path.exists() else 0
+    done = max(scan_results(path).finished, default=0) if path.exists() else 0
     game = find_game("laocoon")()
     for number in range(done + 1, games + 1):
         rng = random.Random(seed * 100_003 + number)
@@ -88,8 +86,11 @@ def self_play(games: int, out: Path, seed: int, seconds: float, random_plies: in
             position.play(move)
         if position.outcome is None or position.outcome.winner is None:
             continue
+        black = 1 if number % 2 else 2
         row = {"game_no": number, "game": "laocoon", "result": position.outcome.result,
-               "black_index": 1 if number % 2 else 2, "moves": moves, "plies": len(moves),
+               "termination": position.outcome.termination.value,
+               "reason": position.outcome.reason, "black_index": black,
+               "white_index": 3 - black, "moves": moves, "plies": len(moves),
                "options": dict(game.settings)}
         with path.open("a") as stream:
             stream.write(json.dumps(row) + "\n")
@@ -126,8 +127,7 @@ def fit(samples, active: list[int], size: int, ridge: float = 1e-3, rounds: int 
         hessian = [[0.0] * k for _ in range(k)]
         for values, won in samples:
             x = [1.0] + [values[c] for c in columns]
-            score = sum(b * v for b, v in zip(beta, x))
-            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
+            p = _logistic(sum(b * v for b, v in zip(beta, x)))
             error, weight = p - won, p * (1 - p)
             for i in range(k):
                 gradient[i] += error * x[i]
@@ -167,12 +167,17 @@ def _solve(matrix, vector):
     return [a[i][n] / a[i][i] if abs(a[i][i]) >= 1e-12 else 0.0 for i in range(n)]
 
 
+def _logistic(score: float) -> float:
+    """The probability a score stands for (clamped, so that exp cannot overflow)."""
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
+
+
 def measures(samples, intercept: float, weights) -> tuple[float, float]:
     """Mean log-loss and the share of winners the sign of the score predicts."""
     loss = right = 0.0
     for values, won in samples:
         score = intercept + sum(w * v for w, v in zip(weights, values))
-        p = 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
+        p = _logistic(score)
         loss -= math.log(p if won else 1 - p)
         right += 0.5 if score == 0 else float((score > 0) == bool(won))
     return loss / len(samples), right / len(samples)
@@ -181,9 +186,8 @@ def measures(samples, intercept: float, weights) -> tuple[float, float]:
 def scaled_engine_fit(samples, nuisance: int):
     """The engine's weights (and tempo) times the one factor that fits ``samples`` best, with
     the nuisance term fitted beside them."""
-    size = len(laocoon.TERMS)
-    combined = [([laocoon.TEMPO + sum(w * v for w, v in zip(laocoon.WEIGHTS, values[:size]))]
-                 + [values[nuisance]], won) for values, won in samples]
+    combined = [([laocoon.TEMPO + _engine_score(values)] + [values[nuisance]], won)
+                for values, won in samples]
     intercept, (scale, strength) = fit(combined, [0, 1], 2)
     return intercept, scale, strength
 
@@ -251,9 +255,12 @@ def main(argv: list[str] | None = None) -> None:
 
 def _with_engine(samples):
     """``samples`` with the engine's evaluation (without its tempo) as one more column."""
-    size = len(laocoon.TERMS)
-    return [(values + [sum(w * v for w, v in zip(laocoon.WEIGHTS, values[:size]))], won)
-            for values, won in samples]
+    return [(values + [_engine_score(values)], won) for values, won in samples]
+
+
+def _engine_score(values) -> float:
+    """The engine's weighted terms (its evaluation without the tempo) of one sample."""
+    return sum(weight * value for weight, value in zip(laocoon.WEIGHTS, values))
 
 
 def _percent(pair):
