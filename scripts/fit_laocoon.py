@@ -35,7 +35,6 @@ import json
 import math
 import random
 import sys
-import time
 from pathlib import Path
 
 
