@@ -48,11 +48,17 @@ from referee.records.folder import read_rows, scan_results  # noqa: E402
 
 def game_rows(folders: list[Path]) -> list[dict]:
     """The finished laoCoon games of the referee output ``folders`` (each searched for
-    ``results.jsonl`` files), with a winner."""
+    ``results.jsonl`` files), with a winner. Lines the referee cannot read as a game's result
+    are skipped with a warning (rows from before the referee's termination field, say), so
+    that a folder does not silently drop out of the fit."""
     rows = []
     for folder in folders:
         for path in sorted(folder.rglob("results.jsonl")):
-            for row in read_rows(path):  # each game's row, as the referee reads them
+            scan = scan_results(path)
+            if scan.unreadable:
+                print(f"warning: {path}: {len(scan.unreadable)} lines are no game's result "
+                      "the referee can read; skipped", file=sys.stderr)
+            for row in read_rows(path, scan):  # each game's row, as the referee reads them
                 if row.get("game") == "laocoon" and row.get("result") in ("B+", "W+"):
                     row["source"] = str(path)
                     rows.append(row)
@@ -238,6 +244,8 @@ def main(argv: list[str] | None = None) -> None:
     chosen = ([names.index(name.strip()) for name in options.terms.split(",")]
               if options.terms else list(range(len(names))))
     rows = game_rows(options.folders)
+    if len(rows) < 2:
+        parser.error("need at least two laoCoon games with a winner in the folders")
     train, test = [], []
     for number, row in enumerate(rows):
         (train if number % 2 else test).extend(samples_of(row, options.from_ply))
