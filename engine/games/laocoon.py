@@ -103,16 +103,18 @@ TERMS = (
     "three colours",    # all close at once) ... three (the opponent's rings ban one or two)
     "territory",        # a space the side's rings reach before the opponent's
     "double territory", # ... holding two discs
+    "separate room",    # once no available space is reachable by both sides' rings: one the
+                        # side's rings can still reach, a double counting twice
 )
 # Fitted by scripts/fit_laocoon.py (see docs/laocoon.md): logistic regression of the game's
-# result on the terms, over the positions from ply 20 on of 449 games, in the old weights' unit.
+# result on the terms, over the positions from ply 20 on of 448 games, in the old weights' unit.
 # WEIGHTS and TEMPO hold in the middle game (MIDDLE_SPACES available spaces or more, about
 # ply 20), the late ones from LATE_SPACES down (about ply 60); in between the evaluation mixes
 # the two in proportion (the fitted games' positions lie between the two, few outside).
-WEIGHTS = (-2, -3, -9, -58, -304, 20, -74, 11, -3)
+WEIGHTS = (-3, -3, -8, -55, -308, 20, -74, 11, -2, 70)
 TEMPO = 0
-LATE_WEIGHTS = (17, 48, 49, -16, -140, -4, -51, -2, 27)
-LATE_TEMPO = -40
+LATE_WEIGHTS = (20, 48, 46, -24, -140, -4, -51, -2, 25, 20)
+LATE_TEMPO = -39
 MIDDLE_SPACES = 48
 LATE_SPACES = 28
 PHASE_SPAN = MIDDLE_SPACES - LATE_SPACES
@@ -741,7 +743,8 @@ class LaocoonPosition(Position):
         any available neighbour it is lost for good. Two more signs of a ring's future: the
         available spaces two steps away (a ring among holes or on the edge is soon walled in),
         and how many colours the side's steps go to (the opponent bans at most two, and steps
-        of a single colour all close when an opponent ring moves onto it).
+        of a single colour all close when an opponent ring moves onto it). Once no available
+        space is reachable by both sides' rings, the room each has left decides the race.
         """
         tempo, weights = MIXED_WEIGHTS[self.phase()]
         value = tempo
@@ -780,7 +783,27 @@ class LaocoonPosition(Position):
         doubles = self.doubles()
         terms.append(owned_mine.bit_count() - owned_theirs.bit_count())
         terms.append((owned_mine & doubles).bit_count() - (owned_theirs & doubles).bit_count())
+        terms.append(self._separate_room(available, doubles))
         return terms
+
+    def _separate_room(self, available: int, doubles: int) -> int:
+        """The side to move's reachable available spaces less the opponent's (doubles count
+        twice: two visits), once no space is reachable by both (then the game is a race of
+        room alone); 0 while one is. Both regions grow together and stop at the first
+        contact, so a middle game costs a layer or two."""
+        mine, theirs = self.rings[self.to_move], self.rings[self.to_move ^ 1]
+        while True:
+            grown_mine = mine | grow(mine) & available
+            grown_theirs = theirs | grow(theirs) & available
+            if grown_mine & grown_theirs:
+                return 0
+            if grown_mine == mine and grown_theirs == theirs:
+                break
+            mine, theirs = grown_mine, grown_theirs
+        mine &= available
+        theirs &= available
+        return (mine.bit_count() + (mine & doubles).bit_count()
+                - theirs.bit_count() - (theirs & doubles).bit_count())
 
     def _ring_terms(self, side: int, available: int) -> tuple[list[int], int]:
         """The per-side terms of ``side``'s rings (the first ones of :data:`TERMS`) and the
