@@ -22,6 +22,7 @@ numbers)::
                                    # first play 300 games of the engine against itself
     python scripts/fit_laocoon.py --terms step,room,area ...     # fit a subset, others 0
     python scripts/fit_laocoon.py --from-ply 30 ...              # later positions only
+    python scripts/fit_laocoon.py --phase ...        # middle and late game weights (the engine's)
     python scripts/fit_laocoon.py --beside-engine --terms room ... # a correction to the engine
 
 It needs nothing but the project (argparse, not click), so that it runs under PyPy (``pypy3
@@ -47,11 +48,17 @@ from referee.records.folder import read_rows, scan_results  # noqa: E402
 
 def game_rows(folders: list[Path]) -> list[dict]:
     """The finished laoCoon games of the referee output ``folders`` (each searched for
-    ``results.jsonl`` files), with a winner."""
+    ``results.jsonl`` files), with a winner. Lines the referee cannot read as a game's result
+    are skipped with a warning (rows from before the referee's termination field, say), so
+    that a folder does not silently drop out of the fit."""
     rows = []
     for folder in folders:
         for path in sorted(folder.rglob("results.jsonl")):
-            for row in read_rows(path):  # each game's row, as the referee reads them
+            scan = scan_results(path)
+            if scan.unreadable:
+                print(f"warning: {path}: {len(scan.unreadable)} lines are no game's result "
+                      "the referee can read; skipped", file=sys.stderr)
+            for row in read_rows(path, scan):  # each game's row, as the referee reads them
                 if row.get("game") == "laocoon" and row.get("result") in ("B+", "W+"):
                     row["source"] = str(path)
                     rows.append(row)
@@ -98,8 +105,8 @@ def self_play(games: int, out: Path, seed: int, seconds: float, random_plies: in
 
 
 def samples_of(row: dict, from_ply: int) -> list[tuple[list[float], int]]:
-    """(terms plus the nuisance term, side to move won) for each position of the moving
-    phase of one game, from ply ``from_ply`` on."""
+    """(columns, side to move won) for each position of the moving phase of one game, from
+    ply ``from_ply`` on, in :func:`columns`."""
     game = find_game("laocoon")(row.get("options") or {})
     position = game.initial_position()
     winner = 0 if row["result"] == "B+" else 1  # engine.core: BLACK 0, WHITE 1
@@ -108,11 +115,27 @@ def samples_of(row: dict, from_ply: int) -> list[tuple[list[float], int]]:
     for ply, text in enumerate(row["moves"]):
         if not position.placing and ply >= from_ply and position.outcome is None:
             side = position.to_move
-            terms = [float(term) for term in position.evaluation_terms()]
-            terms.append(1.0 if side == colour_of_engine1 else -1.0)
-            samples.append((terms, int(side == winner)))
+            samples.append((columns(position, side == colour_of_engine1), int(side == winner)))
         position.play(position.parse_move(text))
     return samples
+
+
+def columns(position, engine1_to_move: bool) -> list[float]:
+    """The regression's columns of one position: the
+    evaluation's terms, the same times the phase (``LaocoonPosition.phase`` as a share of its
+    span: 1 in the middle game, 0 late; their weights are the middle game's less the late
+    ones), the phase, +1 or -1 as engine 1 or 2 is to move, the engine's evaluation."""
+    terms = [float(term) for term in position.evaluation_terms()]
+    phase = position.phase() / laocoon.PHASE_SPAN
+    return (terms + [phase * term for term in terms]
+            + [phase, 1.0 if engine1_to_move else -1.0, float(position.evaluate())])
+
+
+TERM_COUNT = len(laocoon.TERMS)
+SLOPES = TERM_COUNT           # the first column of a term times the phase
+PHASE = 2 * TERM_COUNT        # the phase's column (the tempo's slope)
+NUISANCE = PHASE + 1          # which engine is to move
+ENGINE = NUISANCE + 1         # the engine's evaluation
 
 
 def fit(samples, active: list[int], size: int, ridge: float = 1e-3, rounds: int = 25):
@@ -182,11 +205,10 @@ def measures(samples, intercept: float, weights) -> tuple[float, float]:
     return loss / len(samples), right / len(samples)
 
 
-def scaled_engine_fit(samples, nuisance: int):
-    """The engine's weights (and tempo) times the one factor that fits ``samples`` best, with
-    the nuisance term fitted beside them."""
-    combined = [([laocoon.TEMPO + _engine_score(values)] + [values[nuisance]], won)
-                for values, won in samples]
+def scaled_engine_fit(samples):
+    """The engine's evaluation times the one factor that fits ``samples`` best, with the
+    nuisance term fitted beside it: (intercept, factor, nuisance weight)."""
+    combined = [([values[ENGINE], values[NUISANCE]], won) for values, won in samples]
     intercept, (scale, strength) = fit(combined, [0, 1], 2)
     return intercept, scale, strength
 
@@ -199,6 +221,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--terms", default="", help="Comma-separated terms to fit (default: all).")
     parser.add_argument("--from-ply", type=int, default=0,
                         help="Take positions from this ply of each game on (default 0).")
+    parser.add_argument("--phase", action="store_true",
+                        help="Fit two weights a term, the middle game's and the late game's, "
+                             "mixed by the phase (the engine's form).")
     parser.add_argument("--beside-engine", action="store_true",
                         help="Fit the chosen terms beside the engine's whole evaluation (one "
                              "weight for it), as corrections to it: fewer weights to fit.")
@@ -216,50 +241,46 @@ def main(argv: list[str] | None = None) -> None:
         self_play(options.self_play, options.out, options.seed, options.seconds,
                   options.random_plies)
     names = laocoon.TERMS
-    nuisance = len(names)
     chosen = ([names.index(name.strip()) for name in options.terms.split(",")]
               if options.terms else list(range(len(names))))
     rows = game_rows(options.folders)
+    if len(rows) < 2:
+        parser.error("need at least two laoCoon games with a winner in the folders")
     train, test = [], []
     for number, row in enumerate(rows):
         (train if number % 2 else test).extend(samples_of(row, options.from_ply))
     print(f"{len(rows)} games, {len(train)} positions to fit, {len(test)} to test")
 
-    intercept, scale, strength = scaled_engine_fit(train, nuisance)
-    engine = [scale * w for w in laocoon.WEIGHTS] + [strength]
-    engine_intercept = intercept + scale * laocoon.TEMPO
-    print(f"engine's weights, scaled by {scale:.4f}: test log-loss/accuracy "
-          "%.4f / %.1f%%" % _percent(measures(test, engine_intercept, engine)))
+    intercept, scale, strength = scaled_engine_fit(train)
+    engine = [0.0] * NUISANCE + [strength, scale]
+    print(f"engine's evaluation, scaled by {scale:.4f}: test log-loss/accuracy "
+          "%.4f / %.1f%%" % _percent(measures(test, intercept, engine)))
+    fitted = chosen + [SLOPES + index for index in chosen] + [PHASE] if options.phase else chosen
     if options.beside_engine:
-        train, test = _with_engine(train), _with_engine(test)
-        intercept, weights = fit(train, chosen + [nuisance, nuisance + 1], nuisance + 2)
+        intercept, weights = fit(train, fitted + [NUISANCE, ENGINE], ENGINE + 1)
         print("fitted beside the engine: test log-loss/accuracy %.4f / %.1f%%"
               % _percent(measures(test, intercept, weights)))
-        unit = 1 / weights[nuisance + 1]
-        print(f"in the engine's unit (x{unit:.1f}), to add to its weights:")
-        for index in chosen:
-            print(f"  {names[index]:18s} {unit * weights[index]:7.1f}  [{laocoon.WEIGHTS[index]}]")
-        print(f"  {'tempo':18s} {unit * intercept:7.1f}  [{laocoon.TEMPO}]")
+        print(f"in the engine's unit (x{1 / weights[ENGINE]:.1f}), to add to its weights:")
+        _print_weights(intercept, weights, 1 / weights[ENGINE], chosen)
         return
-    intercept, weights = fit(train, chosen + [nuisance], nuisance + 1)
+    intercept, weights = fit(train, fitted + [NUISANCE], NUISANCE + 1)
     print("fitted: test log-loss/accuracy %.4f / %.1f%%"
           % _percent(measures(test, intercept, weights)))
-    unit = 1 / scale
-    print(f"in the engine's unit (x{unit:.1f}); engine's weights in brackets:")
-    for index, name in enumerate(names):
-        print(f"  {name:18s} {unit * weights[index]:7.1f}  [{laocoon.WEIGHTS[index]}]")
-    print(f"  {'tempo':18s} {unit * intercept:7.1f}  [{laocoon.TEMPO}]")
-    print(f"  {'(engine 1 to move)':18s} {unit * weights[nuisance]:7.1f}")
+    print(f"in the engine's unit (x{1 / scale:.1f}); engine's weights in brackets:")
+    _print_weights(intercept, weights, 1 / scale, range(len(names)))
+    print(f"  {'(engine 1 to move)':18s} {weights[NUISANCE] / scale:7.1f}")
 
 
-def _with_engine(samples):
-    """``samples`` with the engine's evaluation (without its tempo) as one more column."""
-    return [(values + [_engine_score(values)], won) for values, won in samples]
-
-
-def _engine_score(values) -> float:
-    """The engine's weighted terms (its evaluation without the tempo) of one sample."""
-    return sum(weight * value for weight, value in zip(laocoon.WEIGHTS, values))
+def _print_weights(intercept: float, weights, unit: float, shown) -> None:
+    """The fitted weights of the terms ``shown`` and the tempo in the engine's unit, the
+    middle game's and the late game's (the same without --phase), the engine's beside them."""
+    print(f"  {'':18s} {'middle':>7s} {'late':>7s}  [engine's middle, late]")
+    rows = [(laocoon.TERMS[index], weights[index], weights[SLOPES + index],
+             laocoon.WEIGHTS[index], laocoon.LATE_WEIGHTS[index]) for index in shown]
+    rows.append(("tempo", intercept, weights[PHASE], laocoon.TEMPO, laocoon.LATE_TEMPO))
+    for name, late, slope, middle_now, late_now in rows:
+        print(f"  {name:18s} {unit * (late + slope):7.1f} {unit * late:7.1f}  "
+              f"[{middle_now}, {late_now}]")
 
 
 def _percent(pair):

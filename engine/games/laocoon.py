@@ -103,11 +103,32 @@ TERMS = (
     "three colours",    # all close at once) ... three (the opponent's rings ban one or two)
     "territory",        # a space the side's rings reach before the opponent's
     "double territory", # ... holding two discs
+    "separate room",    # once no available space is reachable by both sides' rings: one the
+                        # side's rings can still reach, a double counting twice
 )
 # Fitted by scripts/fit_laocoon.py (see docs/laocoon.md): logistic regression of the game's
-# result on the terms, over the positions from ply 20 on of 449 games, in the old weights' unit.
-WEIGHTS = (-8, 28, 16, -28, -330, 26, -26, 1, 22)
-TEMPO = -19
+# result on the terms, over the positions from ply 20 on of 448 games, in the old weights' unit.
+# WEIGHTS and TEMPO hold in the middle game (MIDDLE_SPACES available spaces or more, about
+# ply 20), the late ones from LATE_SPACES down (about ply 60); in between the evaluation mixes
+# the two in proportion (the fitted games' positions lie between the two, few outside).
+WEIGHTS = (-3, -3, -8, -55, -308, 20, -74, 11, -2, 70)
+TEMPO = 0
+LATE_WEIGHTS = (20, 48, 46, -24, -140, -4, -51, -2, 25, 20)
+LATE_TEMPO = -39
+MIDDLE_SPACES = 48
+LATE_SPACES = 28
+PHASE_SPAN = MIDDLE_SPACES - LATE_SPACES
+
+
+def _mixed_weights(phase: int) -> tuple[int, tuple[int, ...]]:
+    """The tempo and the weights at ``phase`` (0 late .. PHASE_SPAN in the middle game),
+    rounded: worked out once per phase, so that the evaluation costs one weighted sum."""
+    def mix(middle: int, late: int) -> int:
+        return round((middle * phase + late * (PHASE_SPAN - phase)) / PHASE_SPAN)
+    return mix(TEMPO, LATE_TEMPO), tuple(map(mix, WEIGHTS, LATE_WEIGHTS))
+
+
+MIXED_WEIGHTS = tuple(_mixed_weights(phase) for phase in range(PHASE_SPAN + 1))
 TERRITORY_LAYERS = 8
 # Below the root a step keeps all its disc placements when it has at most this many that
 # neither open a step for the mover nor close one of the opponent's (see deep_moves).
@@ -708,9 +729,11 @@ class LaocoonPosition(Position):
     # --- evaluation ----------------------------------------------------------------------------
 
     def evaluate(self) -> int:
-        """Ring mobility and territory of the side to move minus the opponent's: the
-        :data:`TEMPO` plus each term of :meth:`evaluation_terms` times its weight in
-        :data:`WEIGHTS`.
+        """Ring mobility and territory of the side to move minus the opponent's: a tempo plus
+        each term of :meth:`evaluation_terms` times its weight, the weights (and tempo) those
+        of the game's :meth:`phase` (:data:`MIXED_WEIGHTS`), between the middle game's
+        :data:`WEIGHTS` and the late game's :data:`LATE_WEIGHTS`: the fit finds a ring's room
+        of no value in the middle game, where rings die of being stuck, and the main one late.
 
         A player loses when no ring can step, and every step burns a disc behind it, so what
         counts is the legal steps now, the available spaces around the rings (their colours
@@ -720,12 +743,21 @@ class LaocoonPosition(Position):
         any available neighbour it is lost for good. Two more signs of a ring's future: the
         available spaces two steps away (a ring among holes or on the edge is soon walled in),
         and how many colours the side's steps go to (the opponent bans at most two, and steps
-        of a single colour all close when an opponent ring moves onto it).
+        of a single colour all close when an opponent ring moves onto it). Once no available
+        space is reachable by both sides' rings, the room each has left decides the race.
         """
-        value = TEMPO
-        for weight, term in zip(WEIGHTS, self.evaluation_terms()):
+        tempo, weights = MIXED_WEIGHTS[self.phase()]
+        value = tempo
+        for weight, term in zip(weights, self.evaluation_terms()):
             value += weight * term
         return value
+
+    def phase(self) -> int:
+        """How far from the end the game is, from :data:`PHASE_SPAN` in the middle game down
+        to 0 late: the available spaces above :data:`LATE_SPACES`, at most the span (a ring
+        leaving a single disc leaves a hole, and no move makes a space available that was not,
+        so the phase only falls)."""
+        return min(max(self.available().bit_count() - LATE_SPACES, 0), PHASE_SPAN)
 
     def evaluation_terms(self) -> list[int]:
         """The evaluation's terms, named in :data:`TERMS`: each the side to move's count less
@@ -751,7 +783,27 @@ class LaocoonPosition(Position):
         doubles = self.doubles()
         terms.append(owned_mine.bit_count() - owned_theirs.bit_count())
         terms.append((owned_mine & doubles).bit_count() - (owned_theirs & doubles).bit_count())
+        terms.append(self._separate_room(available, doubles))
         return terms
+
+    def _separate_room(self, available: int, doubles: int) -> int:
+        """The side to move's reachable available spaces less the opponent's (doubles count
+        twice: two visits), once no space is reachable by both (then the game is a race of
+        room alone); 0 while one is. Both regions grow together and stop at the first
+        contact, so a middle game costs a layer or two."""
+        mine, theirs = self.rings[self.to_move], self.rings[self.to_move ^ 1]
+        while True:
+            grown_mine = mine | grow(mine) & available
+            grown_theirs = theirs | grow(theirs) & available
+            if grown_mine & grown_theirs:
+                return 0
+            if grown_mine == mine and grown_theirs == theirs:
+                break
+            mine, theirs = grown_mine, grown_theirs
+        mine &= available
+        theirs &= available
+        return (mine.bit_count() + (mine & doubles).bit_count()
+                - theirs.bit_count() - (theirs & doubles).bit_count())
 
     def _ring_terms(self, side: int, available: int) -> tuple[list[int], int]:
         """The per-side terms of ``side``'s rings (the first ones of :data:`TERMS`) and the

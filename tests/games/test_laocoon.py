@@ -584,5 +584,24 @@ def test_the_evaluation_terms_are_the_movers_counts_less_the_opponents():
     terms = white_to_move.evaluation_terms()
     assert len(terms) == len(laocoon.TERMS)
     assert black_to_move.evaluation_terms() == [-term for term in terms]
-    assert white_to_move.evaluate() == laocoon.TEMPO + sum(
-        weight * term for weight, term in zip(laocoon.WEIGHTS, terms))
+    tempo, weights = laocoon.MIXED_WEIGHTS[white_to_move.phase()]
+    assert white_to_move.evaluate() == tempo + sum(
+        weight * term for weight, term in zip(weights, terms))
+
+
+def test_separate_room_counts_each_sides_region_once_no_space_is_reachable_by_both():
+    wall = {f"{file}4": "." for file in "abcdefgh"}
+    apart = setup(rows_with(**QUIET, **wall, c7="yo"), white=("d6", "e6"), black=("a1", "h1"))
+    separate_room = laocoon.TERMS.index("separate room")
+    assert apart.evaluation_terms()[separate_room] == (30 + 1) - 22  # c7 holds two discs
+    touching = setup(rows_with(**QUIET, c7="yo"), white=("d6", "e6"), black=("a1", "h1"))
+    assert touching.evaluation_terms()[separate_room] == 0
+
+
+def test_the_weights_go_from_the_middle_games_to_the_late_games_as_spaces_run_out():
+    assert laocoon.MIXED_WEIGHTS[laocoon.PHASE_SPAN] == (laocoon.TEMPO, laocoon.WEIGHTS)
+    assert laocoon.MIXED_WEIGHTS[0] == (laocoon.LATE_TEMPO, laocoon.LATE_WEIGHTS)
+    start = setup(rows_with(**QUIET), white=("d4", "e5"), black=("a1", "h1"))
+    assert start.phase() == laocoon.PHASE_SPAN
+    holes = {f"{file}{rank}": "." for file in "abcdefgh" for rank in "2345"}
+    assert setup(rows_with(**QUIET, **holes), white=("d6", "e6"), black=("a1", "h1")).phase() == 0

@@ -113,7 +113,8 @@ def test_the_evaluation_prefers_steps_of_two_colours_to_steps_of_one():
 def test_a_ring_with_room_two_steps_away_is_worth_more():
     """A ring whose neighbours are open but whose next ring of spaces is all holes is walled in
     after a step or two; its legal steps and their colours are the same as in the open. (The
-    rings' own score: the territory race would tell the two apart too.)"""
+    rings' own score with the late game's weights: the fitted middle game's weigh those spaces
+    at about nothing, and the territory race would tell the two apart too.)"""
     holes = {name: "." for name in ("b2", "c2", "d2", "e2", "f2", "b3", "f3", "b4", "f4",
                                     "b5", "f5", "b6", "c6", "d6", "e6", "f6")}
     open_board = setup(rows_with(**QUIET), white=("d4", "h8"), black=("a1", "h1"), hand="o")
@@ -123,7 +124,7 @@ def test_a_ring_with_room_two_steps_away_is_worth_more():
 
     def rings_score(position):
         terms, _ = position._ring_terms(WHITE, position.available())
-        return sum(weight * term for weight, term in zip(laocoon.WEIGHTS, terms))
+        return sum(weight * term for weight, term in zip(laocoon.LATE_WEIGHTS, terms))
     assert rings_score(walled) < rings_score(open_board)
     assert walled.evaluate() < open_board.evaluate()
 
