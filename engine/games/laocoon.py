@@ -868,8 +868,8 @@ class LaocoonPosition(Position):
     def draw(self, canvas) -> None:
         """The picture for :mod:`engine.drawing`: the 64 neutral spaces, each with its colour
         discs (a stack of two drawn with the lower disc showing below the top one; the discs
-        lie above the last move's marks), the rings as black and white pieces, and under the board the disc the side to move has to
-        place and the colours each side controls."""
+        lie above the last move's marks), the rings as black and white pieces, and under the
+        board the disc the side to move has to place and the colours each side controls."""
         from ..drawing import UNIT, square_board
         grid = square_board(canvas, SIZE, SIZE, light="#d8d2c4", dark=None)
         fills = ("#2f6fd0", "#8b4fc0", "#f08a24", "#f4d23a")
