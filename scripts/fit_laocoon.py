@@ -121,10 +121,10 @@ def samples_of(row: dict, from_ply: int) -> list[tuple[list[float], int]]:
 
 
 def columns(position, engine1_to_move: bool) -> list[float]:
-    """The regression's columns of one position: the
-    evaluation's terms, the same times the phase (``LaocoonPosition.phase`` as a share of its
-    span: 1 in the middle game, 0 late; their weights are the middle game's less the late
-    ones), the phase, +1 or -1 as engine 1 or 2 is to move, the engine's evaluation."""
+    """The regression's columns of one position: the evaluation's terms, the same times the
+    phase (``LaocoonPosition.phase`` as a share of its span: 1 in the middle game, 0 late;
+    their weights are the middle game's less the late ones), the phase, +1 or -1 as engine 1
+    or 2 is to move, and the engine's evaluation."""
     terms = [float(term) for term in position.evaluation_terms()]
     phase = position.phase() / laocoon.PHASE_SPAN
     return (terms + [phase * term for term in terms]
