@@ -17,7 +17,7 @@ from .registry import find_game, game_names
 
 __all__ = [
     "BLACK", "WHITE", "COLOUR_NAMES", "Game", "Position", "Outcome", "Termination", "GameError",
-    "MoveSyntaxError", "IllegalMoveError", "OptionError", "SizeError", "UnknownGameError", "parse_colour",
-    "OutOfBudget",
+    "MoveSyntaxError", "IllegalMoveError", "OptionError", "SizeError", "UnknownGameError",
+    "parse_colour", "OutOfBudget",
     "find_game", "game_names", "__version__",
 ]

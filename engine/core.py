@@ -376,7 +376,8 @@ class Position(ABC):
         return sorted(self.move_text(move) for move in self.legal_moves())
 
     def play(self, move) -> None:
-        """Play a legal move for the side to move. The move is not checked: see :meth:`parse_move`."""
+        """Play a legal move for the side to move. The move is not checked: see
+        :meth:`parse_move`."""
         undo = self._apply(move)
         self.history.append((move, undo, self.outcome))
         self.to_move ^= 1

@@ -27,7 +27,8 @@ def parse_square(text: str, cols: int, rows: int) -> int:
     """The square named ``text`` (any case) on a ``cols`` x ``rows`` board."""
     match = _SQUARE.fullmatch(text.strip().lower())
     if not match:
-        raise MoveSyntaxError(f"{text!r} is not a square (expected a file letter and a rank, like c3)")
+        raise MoveSyntaxError(
+            f"{text!r} is not a square (expected a file letter and a rank, like c3)")
     file, rank = FILES.index(match[1]), int(match[2]) - 1
     if file >= cols or not 0 <= rank < rows:
         raise MoveSyntaxError(

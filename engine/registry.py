@@ -64,7 +64,8 @@ def find_game(name: str) -> type[Game]:
     try:
         return by_name[aliases[name.lower()]]
     except KeyError:
-        raise UnknownGameError(f"unknown game {name!r} (games: {', '.join(game_names())})") from None
+        raise UnknownGameError(
+            f"unknown game {name!r} (games: {', '.join(game_names())})") from None
 
 
 def game_names() -> list[str]:

@@ -71,8 +71,8 @@ class GameSession:
     def register(self, engine: GtpEngine) -> None:
         """Add this session's commands to ``engine``."""
         for name in ("name", "version", "list_games", "set_game", "boardsize", "clear_board",
-                     "komi", "play", "genmove", "genmove_analyze", "undo", "legal_moves", "side_to_move",
-                     "final_score", "showboard", "time_settings", "time_left"):
+                     "komi", "play", "genmove", "genmove_analyze", "undo", "legal_moves",
+                     "side_to_move", "final_score", "showboard", "time_settings", "time_left"):
             engine.add_command(name, getattr(self, "cmd_" + name))
 
     # --- helpers ---------------------------------------------------------------------------

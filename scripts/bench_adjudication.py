@@ -5,9 +5,10 @@
     python scripts/bench_adjudication.py clobber --engine "--algorithm uct" --exact-time 0.3
 
 For each game our engine plays itself (two processes, seeds differing per game; ``--engine``
-adds options to both, to bench another search) at the given clock, once without adjudication and once with exact adjudication (``decisive``: wins and
-losses), through the referee's own game loop. (The two games may differ: the engines search on
-the clock.) Each game the rule ended is then played on from the adjudicated position twice:
+adds options to both, to bench another search) at the given clock, once without adjudication and
+once with exact adjudication (``decisive``: wins and losses), through the referee's own game loop.
+(The two games may differ: the engines search on the clock.) Each game the rule ended is then played
+on from the adjudicated position twice:
 
 * by the solver on both sides (each side plays a move the referee's solver proves winning when
   there is one): its result must be the adjudicated one, always;
@@ -16,8 +17,9 @@ the clock.) Each game the rule ended is then played on from the adjudicated posi
 
 The table gives per game: games, how many were adjudicated and at which ply on average, the
 mean wall time of a game without and with the rule (the solver's own time included), the mean
-wall time the engines took to play on from the adjudicated positions, the games where the solver's play-out disagreed with the verdict (must
-be 0) and the games where the engines' play-out did (an engine went wrong in a won position).
+wall time the engines took to play on from the adjudicated positions, the games where the solver's
+play-out disagreed with the verdict (must be 0) and the games where the engines' play-out did (an
+engine went wrong in a won position).
 """
 
 from __future__ import annotations

@@ -212,8 +212,8 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
     else:
         opponents = [(opponent_name or opponent, opponent, odds)]
     runs_on = "" if interpreter is None else f" under {interpreter}"
-    header = [f"Engine (`olympiad-engine`{runs_on}) against each opponent, {count} games per row in "
-              f"pairs (each opening of {opening_plies} random plies played twice, colours "
+    header = [f"Engine (`olympiad-engine`{runs_on}) against each opponent, {count} games per "
+              f"row in pairs (each opening of {opening_plies} random plies played twice, colours "
               f"swapped), our clock {clock[0]:g} s + {clock[1]:g} s per move, the opponent's "
               "the same times its odds (`-10x`: ten times ours).", "",
               "| game | opponent | games | wins | losses | draws | score [95 % interval] "

@@ -19,7 +19,8 @@ def game_modules() -> dict[str, list[str]]:
         module = importlib.import_module(f"engine.games.{info.name}")
         found[info.name] = [value.name for value in vars(module).values()
                             if inspect.isclass(value) and issubclass(value, Game)
-                            and value.__module__ == module.__name__ and not inspect.isabstract(value)]
+                            and value.__module__ == module.__name__
+                            and not inspect.isabstract(value)]
     return found
 
 

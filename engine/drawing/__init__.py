@@ -22,8 +22,8 @@ from ..core import COLOUR_NAMES, Position
 from .boards import DARK, LIGHT, Grid, Hexes
 from .canvas import UNIT, Canvas
 
-__all__ = ["svg", "board_geometry", "caption", "square_board", "bitboard_pieces", "Canvas", "Grid", "Hexes",
-           "UNIT"]
+__all__ = ["svg", "board_geometry", "caption", "square_board", "bitboard_pieces", "Canvas",
+           "Grid", "Hexes", "UNIT"]
 
 
 def svg(position: Position, last_move: str | None = None, flipped: bool = False,

@@ -401,8 +401,8 @@ class DomineeringPosition(Position):
         mover keeps anyway (for a region only the mover can play in, an integer, this is number
         avoidance). Checked, not proven: in every won position of the tests' random boards, and
         in 350 won positions of 28 to 32 empty squares on 6x6, 7x6, 6x7, 5x8 and 8x8 boards
-        (random walks, solved exactly), a winning move remains. It saves about a tenth of the nodes of
-        depth-5 searches from 40 to 52 empty squares on 8x8.
+        (random walks, solved exactly), a winning move remains. It saves about a tenth of the nodes
+        of depth-5 searches from 40 to 52 empty squares on 8x8.
         """
         moves = self.legal_moves()
         hot, cold = Regions.hot_and_cold(open_regions(self._empty(), self.tables))

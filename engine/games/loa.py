@@ -40,7 +40,8 @@ LOW_NOT_FILE_H = NOT_FILE_H % WORD_LIMIT
 UP_NOT_H8 = (FULL >> 8) % WORD_LIMIT ^ (1 << (H8 - 8))
 EAST_NOT_H8 = LOW_NOT_FILE_H ^ (1 << (H8 - 1))
 START_BLACK = sum(1 << file for file in range(1, 7)) | sum(1 << (56 + file) for file in range(1, 7))
-START_WHITE = sum(1 << (rank * 8) for rank in range(1, 7)) | sum(1 << (rank * 8 + 7) for rank in range(1, 7))
+START_WHITE = (sum(1 << (rank * 8) for rank in range(1, 7))
+               | sum(1 << (rank * 8 + 7) for rank in range(1, 7)))
 
 # The four line axes, each as its two opposite directions (file step, rank step).
 AXES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)), ((1, 1), (-1, -1)), ((1, -1), (-1, 1)))
@@ -274,7 +275,8 @@ class LoaPosition(Position):
             if mover_joined and opponent_joined:
                 return Outcome(None, Termination.NORMAL, "both sides are connected")
             if mover_joined:
-                return Outcome(mover, Termination.NORMAL, f"{COLOUR_NAMES[mover]} connected all pieces")
+                return Outcome(mover, Termination.NORMAL,
+                               f"{COLOUR_NAMES[mover]} connected all pieces")
             if opponent_joined:
                 return Outcome(mover ^ 1, Termination.NORMAL,
                                f"{COLOUR_NAMES[mover ^ 1]} is connected by the capture")

@@ -228,7 +228,8 @@ class RacePosition(Position):
             return self.step_rule
         if own >> target & 1:
             return "it would land on its own piece"
-        return self.capture_rule  # the only case left: an opponent piece, a step that cannot capture
+        # The only case left: an opponent piece, a step that cannot capture.
+        return self.capture_rule
 
     def key(self) -> tuple[int, int, int]:
         return self.pieces[BLACK], self.pieces[WHITE], self.to_move
@@ -265,10 +266,12 @@ class RacePosition(Position):
         runners = 0
         if colour == WHITE:
             for shift, origins, captures in self.shifts[WHITE]:
-                runners |= (((own & origins) << shift) & goal & (free if captures else empty)) >> shift
+                landing = goal & (free if captures else empty)
+                runners |= (((own & origins) << shift) & landing) >> shift
         else:
             for shift, origins, captures in self.shifts[BLACK]:
-                runners |= (((own & origins) >> shift) & goal & (free if captures else empty)) << shift
+                landing = goal & (free if captures else empty)
+                runners |= (((own & origins) >> shift) & landing) << shift
         return runners
 
     def _attackers(self, colour: int, square: int) -> int:

@@ -258,10 +258,12 @@ class SurakartaPosition(Position):
         to_move = self.to_move
         own, opponent = self.pieces[to_move], self.pieces[to_move ^ 1]
         if not own:
+            winner, loser = COLOUR_NAMES[to_move ^ 1], COLOUR_NAMES[to_move]
             return Outcome(to_move ^ 1, Termination.NORMAL,
-                           f"{COLOUR_NAMES[to_move ^ 1]} captured every {COLOUR_NAMES[to_move]} piece")
+                           f"{winner} captured every {loser} piece")
         if self.occurrences() >= 2:
-            return self._by_piece_count(Termination.REPETITION, "the position occurred a second time")
+            return self._by_piece_count(Termination.REPETITION,
+                                        "the position occurred a second time")
         if self.quiet_plies >= NO_PROGRESS_PLIES:
             return self._by_piece_count(Termination.NO_PROGRESS,
                                         f"{NO_PROGRESS_PLIES} plies without a capture")
@@ -357,7 +359,8 @@ COLUMN_STEP, ROW_STEP, MARGIN = 4, 2, 2
 
 def _canvas_position(file: int, rank: int) -> tuple[int, int]:
     """Row and column of a point on the diagram's canvas (row 0 at the top)."""
-    return MARGIN * ROW_STEP + (SIZE - 1 - rank) * ROW_STEP, 3 + MARGIN * COLUMN_STEP + file * COLUMN_STEP
+    return (MARGIN * ROW_STEP + (SIZE - 1 - rank) * ROW_STEP,
+            3 + MARGIN * COLUMN_STEP + file * COLUMN_STEP)
 
 
 def _draw_line(canvas, start, end, horizontal: str, vertical: str) -> None:
@@ -379,7 +382,8 @@ def _draw_loop(canvas, side_point, end_point, reach: int, marks: tuple[str, str]
     south = rank2 == 0
     out_file = -reach if west else SIZE - 1 + reach
     out_rank = -reach if south else SIZE - 1 + reach
-    path = [(file1, rank1), (out_file, rank1), (out_file, out_rank), (file2, out_rank), (file2, rank2)]
+    path = [(file1, rank1), (out_file, rank1), (out_file, out_rank), (file2, out_rank),
+            (file2, rank2)]
     cells = [_canvas_position(f, r) for f, r in path]
     for index, (start, end) in enumerate(zip(cells, cells[1:])):
         _draw_line(canvas, start, end, *marks)

@@ -131,7 +131,8 @@ class AlphaBeta:
         principal variation read from the transposition table."""
         seconds = round(self._budget.elapsed(), 3)
         if self.solved:
-            return Analysis(1.0, "win", None, None, self.nodes, seconds, (position.move_text(move),))
+            return Analysis(1.0, "win", None, None, self.nodes, seconds,
+                            (position.move_text(move),))
         if not self.depth_reached:  # a forced move: nothing was searched
             return Analysis(seconds=seconds, pv=(position.move_text(move),))
         proven = plies = None

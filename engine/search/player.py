@@ -24,9 +24,9 @@ class Player:
     """Chooses moves for any game.
 
     ``algorithm`` ``auto`` uses alpha-beta where the game has an evaluation and MCTS
-    otherwise; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta) or ``playouts`` (MCTS) replaces the clock, which
-    with ``seed`` makes play reproducible; without them each move gets a share of the time the
-    :class:`TimeKeeper` knows of.
+    otherwise; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta) or
+    ``playouts`` (MCTS) replaces the clock, which with ``seed`` makes play reproducible; without
+    them each move gets a share of the time the :class:`TimeKeeper` knows of.
     """
 
     def __init__(self, *, depth: int | None = None, playouts: int | None = None,

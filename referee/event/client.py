@@ -11,8 +11,8 @@ A dropped connection is tried again, with backoff (from :data:`FIRST_BACKOFF` do
 knock at once); the engine is kept, and the server brings it back to the position. A refused
 login, or a connection closed as a policy violation (replaced by a newer login with the same
 token, or a broken protocol), ends the client with one line and status 2 (trying again cannot
-help); ``bye`` ends it with 0. An engine that dies is reported (``lost``) and started afresh for the next command,
-as it is when the server asks (``reset``).
+help); ``bye`` ends it with 0. An engine that dies is reported (``lost``) and started afresh for the
+next command, as it is when the server asks (``reset``).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ client that reports a fast engine over a fast link cannot turn its thinking into
 >>> quota = LagQuota(LagPolicy(start=1.0, gain=0.5, cap=2.0, per_answer=0.8))
 >>> round(quota.grant(measured=0.3, think=0.1), 6)  # 0.2 s of lag, granted in full
 0.2
->>> quota.grant(measured=5.0, think=0.0, move=True)  # claims 5 s of lag: the most one answer may have
+>>> quota.grant(measured=5.0, think=0.0, move=True)  # 5 s claimed: the most one answer may have
 0.8
 >>> round(quota.left, 3)                          # 1 - 0.2 - 0.8, then the move's refill
 0.5

@@ -52,8 +52,9 @@ SUMMARY_SECONDS = 1.0
 def play_remote(setup: Setup, engines: Sequence[EngineSpec], channels: Sequence[RemoteChannel],
                 unit: tuple[ScheduledGame, ...], observer: RunObserver | None) -> TaskResult:
     """Play ``unit``'s games one after the other between remote engines (``channels`` by
-    participant index, ``engines`` their names and time controls); each results row also keeps every move's measured time and lag
-    allowance (``black_lag``, ``white_lag``: ``[seconds, allowance]`` per timed move)."""
+    participant index, ``engines`` their names and time controls); each results row also keeps every
+    move's measured time and lag allowance (``black_lag``, ``white_lag``: ``[seconds, allowance]``
+    per timed move)."""
     finished = []
     for game in unit:
         pair = (channels[game.black], channels[game.white])

@@ -9,9 +9,9 @@ threads send commands on it. Limits, so that no client can hurt the others:
   code 1009), at most :data:`QUEUED_MESSAGES` wait unread, compression is off (no inflating
   bombs): what one client makes the server hold is bounded by about
   ``(QUEUED_MESSAGES + 1) * MAX_MESSAGE_BYTES``;
-* the WebSocket handshake and then the ``hello`` must each come within :data:`HELLO_SECONDS`, and a WebSocket ping
-  (every :data:`PING_SECONDS`, and once at login: it measures the round trip for the lag
-  allowance) must be answered within :data:`PONG_SECONDS`, else the connection is closed;
+* the WebSocket handshake and then the ``hello`` must each come within :data:`HELLO_SECONDS`, and a
+  WebSocket ping (every :data:`PING_SECONDS`, and once at login: it measures the round trip for the
+  lag allowance) must be answered within :data:`PONG_SECONDS`, else the connection is closed;
 * a message that is not the protocol's, or a flood of answers nobody asked for, closes the
   connection (code 1008) and loses the game it is playing by a protocol error.
 

@@ -253,7 +253,8 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
     seed = reader.get("seed", int)
     return EventSettings(
         name=reader.get("name", str, path.stem), setup=setup, entrants=entrants,
-        out=home / reader.get("out", str, path.stem), control=_control(reader), format=form, games=games,
+        out=home / reader.get("out", str, path.stem), control=_control(reader), format=form,
+        games=games,
         gauntlet=gauntlet, pairs=reader.get("pairs", bool, False), seed=seed, grace=grace,
         no_show=reader.number("no-show", 600.0), concurrency=reader.whole("concurrency", 0),
         listen=where,

@@ -13,8 +13,8 @@ the first run did, and raising ``--games`` only appends games.
   same opening and seed), the first engine of the pairing having black in the first. ``--games``
   counts games per pairing, so it must be even with pairs.
 * **Openings.** Every pairing plays the same opening in the same round: round ``r`` takes the
-  ``r``-th opening of :func:`~referee.plan.openings.order_openings` (the book from ``--opening-start``
-  on, cycling; in book order or in one shuffle drawn from the seed).
+  ``r``-th opening of :func:`~referee.plan.openings.order_openings` (the book from
+  ``--opening-start`` on, cycling; in book order or in one shuffle drawn from the seed).
 * **Seeds.** A game's seed (for a random start such as laoCoon's layout) is drawn from the run's
   seed and the game number; both games of a pair use the seed of the pair's first game.
 

@@ -7,8 +7,8 @@ The rules, in the order they are asked:
 
 * **exact**: the referee's own solvers prove the result of the position within the time
   budget (the game's exact solver where it has one, such as Clobber's and Domineering's
-  combinatorial-game solvers, else :func:`exhaustive`, a search of every line to the end); mode ``decisive`` leaves a proven draw
-  to be played on;
+  combinatorial-game solvers, else :func:`exhaustive`, a search of every line to the end); mode
+  ``decisive`` leaves a proven draw to be played on;
 * **resign**: with ``N = resign_plies`` and ``T = resign_score``, a side's last ``N`` moves
   all carried a score ``<= -T`` and (unless one-sided) its opponent's last ``N`` moves all a
   score ``>= T``; that side loses;
@@ -118,8 +118,8 @@ def prove(position: Position, seconds: float, plies_left: int | None = None) -> 
     """The result of ``position`` with perfect play for the side to move, 1 (wins), 0 (draw)
     or -1 (loses), proven within ``seconds``; ``None`` when it was not. The game's own solver
     where it has one (a position too big for it is not proven: an exhaustive search would not do
-    better there), else :func:`exhaustive`. ``plies_left`` is the number of plies before the move limit draws the
-    game (``None``: no limit)."""
+    better there), else :func:`exhaustive`. ``plies_left`` is the number of plies before the move
+    limit draws the game (``None``: no limit)."""
     deadline = time.monotonic() + seconds
 
     def stop() -> bool:

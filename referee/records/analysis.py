@@ -6,7 +6,8 @@ The move line is the referee's business alone (:mod:`referee.play.game` checks i
 a ``genmove`` answer); the lines after it are the engine's view, which never decides anything
 by itself. :func:`split_answer` therefore never fails: a malformed analysis is no analysis.
 
->>> move, analysis = split_answer("b1-b3\\nscore 0.25\\nproven win 3 plies\\npv b1-b3 a2-c2\\nhash 9")
+>>> answer = "b1-b3\\nscore 0.25\\nproven win 3 plies\\npv b1-b3 a2-c2\\nhash 9"
+>>> move, analysis = split_answer(answer)
 >>> move, analysis.score, analysis.proven, analysis.proven_plies, analysis.pv
 ('b1-b3', 0.25, 'win', 3, ('b1-b3', 'a2-c2'))
 >>> split_answer("b1-b3\\nscore 7")

@@ -38,8 +38,9 @@ class GameResult:
     ``black`` and ``white`` are 1-based engine indices (the order of the command line);
     ``outcome`` is the rules' (or the referee's) end of the game, and ``winner`` and
     ``termination`` are its parts; ``at_fault`` is a colour (0 black, 1 white) or ``None``;
-    ``first`` is the colour that moves first by the game's rules. ``moves``, ``used`` and ``min_left`` are
-    (black, white) pairs: timed moves made, seconds used, least clock left after a move.
+    ``first`` is the colour that moves first by the game's rules. ``moves``, ``used`` and
+    ``min_left`` are (black, white) pairs: timed moves made, seconds used, least clock left after a
+    move.
     """
 
     game_no: int

@@ -218,7 +218,8 @@ def test_errors_name_an_empty_origin_and_a_finished_game():
         position.parse_move("h8-h7")
 
 
-@pytest.mark.parametrize("file_name, depth", [("breakthrough.json", 3), ("breakthrough-5x6.json", 4)])
+@pytest.mark.parametrize("file_name, depth",
+                         [("breakthrough.json", 3), ("breakthrough-5x6.json", 4)])
 def test_the_golden_perft_counts_agree_with_the_reference_generator(file_name, depth):
     record = json.loads((PERFT_DATA / file_name).read_text())
     size = tuple(record["size"]) if record["size"] else (8, 8)

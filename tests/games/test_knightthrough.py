@@ -181,7 +181,8 @@ def test_moves_are_read_leniently(text):
     assert position.move_text(position.parse_move(text)) == "b1-c3"
 
 
-@pytest.mark.parametrize("file_name, depth", [("knightthrough.json", 3), ("knightthrough-4x6.json", 3)])
+@pytest.mark.parametrize("file_name, depth",
+                         [("knightthrough.json", 3), ("knightthrough-4x6.json", 3)])
 def test_the_golden_perft_counts_agree_with_the_reference_generator(file_name, depth):
     record = json.loads((PERFT_DATA / file_name).read_text())
     size = tuple(record["size"]) if record["size"] else (8, 8)

@@ -121,7 +121,8 @@ def test_generator_agrees_with_the_reference_walk_on_random_boards(seed):
     for _ in range(150):
         chosen = rng.sample(names, rng.randint(2, 16))
         cut = rng.randint(1, len(chosen) - 1)
-        current = position(" ".join(chosen[:cut]), " ".join(chosen[cut:]), rng.choice((BLACK, WHITE)))
+        current = position(" ".join(chosen[:cut]), " ".join(chosen[cut:]),
+                           rng.choice((BLACK, WHITE)))
         if current.outcome is None:
             assert set(current.legal_move_texts()) == reference_moves(current)
 
@@ -239,7 +240,8 @@ def test_steps_go_one_point_in_eight_directions_onto_empty_points():
 
 def test_a_corner_piece_steps_in_three_directions_at_most():
     current = position("a1", "f6")
-    assert {text for text in current.legal_move_texts() if "-" in text} == {"a1-a2", "a1-b1", "a1-b2"}
+    steps = {text for text in current.legal_move_texts() if "-" in text}
+    assert steps == {"a1-a2", "a1-b1", "a1-b2"}
 
 
 # --- notation --------------------------------------------------------------------------------

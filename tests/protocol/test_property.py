@@ -107,7 +107,8 @@ def test_every_line_gets_a_well_formed_answer_and_never_an_internal_error(game, 
     for _ in range(session_lines):
         session = engine.handlers["legal_moves"]([]).split()
         if session and data.draw(st.integers(0, 3), label="move") == 0:
-            line = f"play {engine.handlers['side_to_move']([])} {data.draw(st.sampled_from(session))}"
+            colour = engine.handlers["side_to_move"]([])
+            line = f"play {colour} {data.draw(st.sampled_from(session))}"
         else:
             line = data.draw(command_line(session), label="line")
         check(engine, line)

@@ -15,9 +15,9 @@ KIND is done at this process's N-th ``genmove`` (N-th ``play`` for ``refuse``; d
 
 ``--stall COMMAND=SECONDS`` waits that long before every answer to ``COMMAND`` (``play``,
 ``time_left``, ``boardsize``...): thinking on the referee's time, if the referee lets it.
-``--orphan HOW=MARK`` starts, at start-up, a ``sleep 1000.MARK`` that tries to outlive the engine: ``setsid``
-(in a session of its own) or ``nohup`` (ignoring the hang-up signal); a test finds it in the
-process list by MARK (digits).
+``--orphan HOW=MARK`` starts, at start-up, a ``sleep 1000.MARK`` that tries to outlive the engine:
+``setsid`` (in a session of its own) or ``nohup`` (ignoring the hang-up signal); a test finds it in
+the process list by MARK (digits).
 
 It uses the project's own rules (engine/) and GTP engine (protocol/), so it follows every game.
 """

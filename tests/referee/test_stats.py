@@ -108,7 +108,8 @@ def test_pentanomial_elo_worked_by_hand():
     assert estimate.elo == 0 and estimate.nelo == 0 and estimate.los == 0.5
     half = 1.959963984540054 * math.sqrt(1 / 128)
     assert estimate.elo_high == pytest.approx(400 * math.log10((0.5 + half) / (0.5 - half)))
-    assert estimate.nelo_error == pytest.approx(1.959963984540054 * 800 / math.log(10) / math.sqrt(8))
+    assert estimate.nelo_error == pytest.approx(
+        1.959963984540054 * 800 / math.log(10) / math.sqrt(8))
 
 
 def test_a_perfect_score_has_an_infinite_elo_that_summary_writes_as_inf_not_null():
