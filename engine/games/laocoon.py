@@ -129,6 +129,13 @@ def _mixed_weights(phase: int) -> tuple[int, tuple[int, ...]]:
 
 
 MIXED_WEIGHTS = tuple(_mixed_weights(phase) for phase in range(PHASE_SPAN + 1))
+
+
+def _phase(available: int) -> int:
+    """:meth:`LaocoonPosition.phase` from the bitboard of the available spaces."""
+    return min(max(available.bit_count() - LATE_SPACES, 0), PHASE_SPAN)
+
+
 TERRITORY_LAYERS = 8
 # Below the root a step keeps all its disc placements when it has at most this many that
 # neither open a step for the mover nor close one of the opponent's (see deep_moves).
@@ -746,9 +753,10 @@ class LaocoonPosition(Position):
         of a single colour all close when an opponent ring moves onto it). Once no available
         space is reachable by both sides' rings, the room each has left decides the race.
         """
-        tempo, weights = MIXED_WEIGHTS[self.phase()]
+        available = self.available()
+        tempo, weights = MIXED_WEIGHTS[_phase(available)]
         value = tempo
-        for weight, term in zip(weights, self.evaluation_terms()):
+        for weight, term in zip(weights, self._terms(available)):
             value += weight * term
         return value
 
@@ -757,12 +765,16 @@ class LaocoonPosition(Position):
         to 0 late: the available spaces above :data:`LATE_SPACES`, at most the span (a ring
         leaving a single disc leaves a hole, and no move makes a space available that was not,
         so the phase only falls)."""
-        return min(max(self.available().bit_count() - LATE_SPACES, 0), PHASE_SPAN)
+        return _phase(self.available())
 
     def evaluation_terms(self) -> list[int]:
         """The evaluation's terms, named in :data:`TERMS`: each the side to move's count less
         the opponent's (``scripts/fit_laocoon.py`` fits their weights)."""
-        available = self.available()
+        return self._terms(self.available())
+
+    def _terms(self, available: int) -> list[int]:
+        """:meth:`evaluation_terms` with the :meth:`available` spaces worked out already
+        (:meth:`evaluate` needs them for the phase too)."""
         mover = self.to_move
         terms, steps_mine = self._ring_terms(mover, available)
         theirs, steps_theirs = self._ring_terms(mover ^ 1, available)
