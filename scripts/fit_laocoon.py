@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import find_game  # noqa: E402
 from engine.games import laocoon  # noqa: E402
 from referee.records.folder import read_rows, scan_results  # noqa: E402
+from referee.stats.ratings import solve_linear  # noqa: E402
 
 
 def game_rows(folders: list[Path]) -> list[dict]:
@@ -140,15 +141,15 @@ ENGINE = NUISANCE + 1         # the engine's evaluation
 
 def fit(samples, active: list[int], size: int, ridge: float = 1e-3, rounds: int = 25):
     """Intercept and weights (``size`` of them, 0 outside ``active``) of a logistic
-    regression by Newton's method, with a small ridge for terms that barely vary."""
-    columns = active
-    k = len(columns) + 1
+    regression by Newton's method, with a small ridge for terms that barely vary (which also
+    keeps the system each step solves non-singular)."""
+    k = len(active) + 1
     beta = [0.0] * k
     for _ in range(rounds):
         gradient = [0.0] * k
         hessian = [[0.0] * k for _ in range(k)]
         for values, won in samples:
-            x = [1.0] + [values[c] for c in columns]
+            x = [1.0] + [values[c] for c in active]
             p = _logistic(sum(b * v for b, v in zip(beta, x)))
             error, weight = p - won, p * (1 - p)
             for i in range(k):
@@ -163,30 +164,14 @@ def fit(samples, active: list[int], size: int, ridge: float = 1e-3, rounds: int 
             if i:
                 hessian[i][i] += ridge * len(samples)
                 gradient[i] += ridge * len(samples) * beta[i]
-        step = _solve(hessian, gradient)
+        step = solve_linear(hessian, gradient)
         beta = [b - s for b, s in zip(beta, step)]
         if max(abs(s) for s in step) < 1e-9:
             break
     weights = [0.0] * size
-    for c, b in zip(columns, beta[1:]):
+    for c, b in zip(active, beta[1:]):
         weights[c] = b
     return beta[0], weights
-
-
-def _solve(matrix, vector):
-    """x with matrix x = vector (Gaussian elimination with partial pivoting)."""
-    n = len(vector)
-    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        if abs(a[col][col]) < 1e-12:
-            continue
-        for r in range(n):
-            if r != col and a[r][col]:
-                f = a[r][col] / a[col][col]
-                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
-    return [a[i][n] / a[i][i] if abs(a[i][i]) >= 1e-12 else 0.0 for i in range(n)]
 
 
 def _logistic(score: float) -> float:

@@ -149,7 +149,7 @@ def _maximize(totals: list[list[float]], count: int) -> list[float]:
                     gradient[i] += score - games * _expected(strength, i, j)
         hessian = _information(totals, strength, count)
         # H has the constant vector in its kernel; adding 1/n J fixes the mean at 0.
-        step = _solve([[value + 1.0 / count for value in row] for row in hessian], gradient)
+        step = solve_linear([[value + 1.0 / count for value in row] for row in hessian], gradient)
         largest = max(abs(delta) for delta in step)
         if largest > 1.0:   # far from the maximum: damp the step (1 natural unit, 174 Elo)
             step = [delta / largest for delta in step]
@@ -173,8 +173,9 @@ def _information(totals: list[list[float]], strength: Sequence[float], count: in
     return matrix
 
 
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (small dense systems)."""
+def solve_linear(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with ``matrix`` x = ``vector``, by Gaussian elimination with partial pivoting (small
+    dense, non-singular systems; ``scripts/fit_laocoon.py`` uses it too)."""
     size = len(vector)
     rows = [row[:] + [value] for row, value in zip(matrix, vector)]
     for column in range(size):
@@ -193,7 +194,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 def _inverse_diagonal(matrix: list[list[float]]) -> list[float]:
     size = len(matrix)
-    return [_solve(matrix, [float(r == column) for r in range(size)])[column]
+    return [solve_linear(matrix, [float(r == column) for r in range(size)])[column]
             for column in range(size)]
 
 
