@@ -15,7 +15,6 @@ The weights in ``engine/games/domineering.py`` are the fitted ones, in tenths of
 from __future__ import annotations
 
 import json
-import math
 import random
 import sys
 import time
@@ -24,11 +23,14 @@ from pathlib import Path
 import click
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the fitting, shared
 
 from engine import BLACK, find_game  # noqa: E402
+from engine.core import OutOfBudget  # noqa: E402
 from engine.games import domineering  # noqa: E402
 from engine.search.alphabeta import AlphaBeta  # noqa: E402
 from engine.search.budget import Budget  # noqa: E402
+from logistic import fit, measures  # noqa: E402
 
 FEATURES = ("places", "capacity", "safe", "won regions")
 
@@ -59,7 +61,10 @@ def solved_positions(count: int, seed: int, seconds: float) -> list[dict]:
         if position.outcome is not None:
             continue
         deadline = time.monotonic() + seconds
-        wins = position.solve(lambda deadline=deadline: time.monotonic() > deadline)
+        try:
+            wins = position.solve(lambda deadline=deadline: time.monotonic() > deadline)
+        except OutOfBudget:  # not solved within ``seconds``: drawn again
+            continue
         if wins is None:
             continue
         black, white = position.covered
@@ -80,33 +85,9 @@ def features(row: dict, game) -> list[int]:
             sign * (safe[0] - safe[1]), sign * won]
 
 
-def logistic_fit(samples: list, epochs: int = 4000, rate: float = 0.05) -> tuple[list, float]:
-    """Weights and intercept of a logistic regression by batch gradient descent."""
-    weights, intercept = [0.0] * len(FEATURES), 0.0
-    for _ in range(epochs):
-        gradient, gradient_intercept = [0.0] * len(FEATURES), 0.0
-        for values, won in samples:
-            error = _probability(weights, intercept, values) - won
-            gradient_intercept += error
-            for index, value in enumerate(values):
-                gradient[index] += error * value
-        intercept -= rate * gradient_intercept / len(samples)
-        weights = [w - rate * g / len(samples) for w, g in zip(weights, gradient)]
-    return weights, intercept
-
-
-def _probability(weights, intercept, values) -> float:
-    score = intercept + sum(w * v for w, v in zip(weights, values))
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
-
-
 def accuracy(samples: list, weights, intercept) -> float:
     """The share of positions whose winner the sign of the score predicts (ties count half)."""
-    right = 0.0
-    for values, won in samples:
-        score = intercept + sum(w * v for w, v in zip(weights, values))
-        right += 0.5 if score == 0 else float((score > 0) == bool(won))
-    return right / len(samples)
+    return measures(samples, intercept, weights)[1]
 
 
 @click.command()
@@ -127,7 +108,7 @@ def main(positions: int, seed: int, seconds: float, cache: Path | None) -> None:
     samples = [(features(row, game), int(row["wins"])) for row in rows]
     random.Random(seed).shuffle(samples)
     train, test = samples[:len(samples) // 2], samples[len(samples) // 2:]
-    weights, intercept = logistic_fit(train)
+    intercept, weights = fit(train, list(range(len(FEATURES))), len(FEATURES))
     engine = [domineering.WEIGHT_MOVES, domineering.WEIGHT_CAPACITY, domineering.WEIGHT_SAFE,
               domineering.WEIGHT_WON]
     click.echo(f"{len(samples)} solved positions, side to move wins "

@@ -33,18 +33,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from pathlib import Path
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the fitting, shared
 
 from engine import find_game  # noqa: E402
 from engine.games import laocoon  # noqa: E402
 from referee.records.folder import read_rows, scan_results  # noqa: E402
-from referee.stats.ratings import solve_linear  # noqa: E402
+from logistic import fit, measures  # noqa: E402
 
 
 def game_rows(folders: list[Path]) -> list[dict]:
@@ -137,57 +137,6 @@ SLOPES = TERM_COUNT           # the first column of a term times the phase
 PHASE = 2 * TERM_COUNT        # the phase's column (the tempo's slope)
 NUISANCE = PHASE + 1          # which engine is to move
 ENGINE = NUISANCE + 1         # the engine's evaluation
-
-
-def fit(samples, active: list[int], size: int, ridge: float = 1e-3, rounds: int = 25):
-    """Intercept and weights (``size`` of them, 0 outside ``active``) of a logistic
-    regression by Newton's method, with a small ridge for terms that barely vary (which also
-    keeps the system each step solves non-singular)."""
-    k = len(active) + 1
-    beta = [0.0] * k
-    for _ in range(rounds):
-        gradient = [0.0] * k
-        hessian = [[0.0] * k for _ in range(k)]
-        for values, won in samples:
-            x = [1.0] + [values[c] for c in active]
-            p = _logistic(sum(b * v for b, v in zip(beta, x)))
-            error, weight = p - won, p * (1 - p)
-            for i in range(k):
-                gradient[i] += error * x[i]
-                row = hessian[i]
-                wi = weight * x[i]
-                for j in range(i, k):
-                    row[j] += wi * x[j]
-        for i in range(k):
-            for j in range(i):
-                hessian[i][j] = hessian[j][i]
-            if i:
-                hessian[i][i] += ridge * len(samples)
-                gradient[i] += ridge * len(samples) * beta[i]
-        step = solve_linear(hessian, gradient)
-        beta = [b - s for b, s in zip(beta, step)]
-        if max(abs(s) for s in step) < 1e-9:
-            break
-    weights = [0.0] * size
-    for c, b in zip(active, beta[1:]):
-        weights[c] = b
-    return beta[0], weights
-
-
-def _logistic(score: float) -> float:
-    """The probability a score stands for (clamped, so that exp cannot overflow)."""
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, score))))
-
-
-def measures(samples, intercept: float, weights) -> tuple[float, float]:
-    """Mean log-loss and the share of winners the sign of the score predicts."""
-    loss = right = 0.0
-    for values, won in samples:
-        score = intercept + sum(w * v for w, v in zip(weights, values))
-        p = _logistic(score)
-        loss -= math.log(p if won else 1 - p)
-        right += 0.5 if score == 0 else float((score > 0) == bool(won))
-    return loss / len(samples), right / len(samples)
 
 
 def scaled_engine_fit(samples):
