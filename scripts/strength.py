@@ -22,9 +22,12 @@ strong external program), and any program that speaks the protocol (``--opponent
 opponent's is the same times its odds, through the referee's per-engine time control.
 
 Results go to ``--out`` (one referee folder per game and opponent, so an interrupted run
-resumes), and the table of wins/losses/draws, score with its 95 % interval, the Elo
-difference, the games lost on time (ours/theirs) and the least time our engine had left after
-a move is printed and written to ``--table``.
+resumes). Our engine and the baselines run from a copy of their code made in ``--out`` when the
+run starts (``engine-tree``), so that editing the tree during a run, or before resuming it,
+changes nothing in the engine measured; delete that folder to measure new code in an old
+folder. The table of wins/losses/draws, score with its 95 % interval, the Elo difference, the
+games lost on time (ours/theirs) and the least time our engine had left after a move is printed
+and written to ``--table``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import json
 import math
 import pathlib
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -70,18 +74,41 @@ def baseline_opponent(baseline: str) -> tuple[str, float]:
     return f"{ENGINE} --algorithm {name}", float(odds[:-1])
 
 
+def frozen_tree(out: pathlib.Path) -> pathlib.Path:
+    """The folder our engine runs from: a copy of its code (the ``engine`` and ``protocol``
+    packages) made when the run in ``out`` starts and reused when it resumes, so that an edit
+    to the tree while games are played, or before an interrupted run is resumed, never reaches
+    the engine being measured."""
+    tree = out / "engine-tree"
+    if not tree.exists():
+        staging = out / "engine-tree.partial"  # renamed whole: a copy cut short is not used
+        shutil.rmtree(staging, ignore_errors=True)
+        for package in ("engine", "protocol"):
+            shutil.copytree(ROOT / package, staging / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        staging.rename(tree)
+    return tree
+
+
 def match_command(game: str, opponent: str, odds: float, games: int, clock: tuple[float, float],
                   concurrency: int, out: pathlib.Path, seed: int,
                   book: pathlib.Path | None, max_moves: int | None = None,
-                  engine: str = ENGINE) -> list[str]:
+                  engine: str = ENGINE, tree: pathlib.Path | None = None,
+                  baseline: bool = True) -> list[str]:
     """The referee command of one match: our ``engine`` first, the opponent with ``odds`` times
-    our clock (main time, increment), played in pairs with colours swapped."""
+    our clock (main time, increment), played in pairs with colours swapped. With ``tree``,
+    our engine, and the opponent when it is one of our ``baseline`` searches, run from that
+    folder (:func:`frozen_tree`)."""
     main, increment = clock
     command = [
         sys.executable, "-m", "referee", "match", "--game", game,
         "--engine", engine, "--engine", opponent, "--pairs", "--games", str(games),
         "--time", f"{main:g}", "--increment", f"{increment:g}",
         "--concurrency", str(concurrency), "--out", str(out), "--seed", str(seed)]
+    if tree is not None:
+        command += ["--engine-option", f"1:dir={tree}"]
+        if baseline:
+            command += ["--engine-option", f"2:dir={tree}"]
     if max_moves is not None:
         command += ["--max-moves", str(max_moves)]
     if odds != 1:
@@ -211,6 +238,8 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
                      for baseline in baselines.split(",")]
     else:
         opponents = [(opponent_name or opponent, opponent, odds)]
+    out.mkdir(parents=True, exist_ok=True)
+    tree = frozen_tree(out)
     runs_on = "" if interpreter is None else f" under {interpreter}"
     header = [f"Engine (`olympiad-engine`{runs_on}) against each opponent, {count} games per "
               f"row in pairs (each opening of {opening_plies} random plies played twice, colours "
@@ -226,7 +255,8 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
         for label, command, factor in opponents:
             folder = out / f"{game}-{label.replace(' ', '_').replace('/', '_')}"
             rows = run_pairing(match_command(game, command, factor, count, clock, concurrency,
-                                             folder, seed, book, max_moves, engine), folder)
+                                             folder, seed, book, max_moves, engine, tree,
+                                             baseline=opponent is None), folder)
             lines.append(table_row(game, label, rows))
             click.echo(lines[-1])
     table.parent.mkdir(parents=True, exist_ok=True)

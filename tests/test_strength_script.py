@@ -1,0 +1,58 @@
+"""scripts/strength.py: the engine measured is the code as it was when the run started."""
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("strength", ROOT / "scripts" / "strength.py")
+strength = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(strength)
+
+
+def test_the_copy_of_the_engine_is_made_once_and_kept_through_later_edits(tmp_path,
+                                                                        monkeypatch):
+    source = tmp_path / "tree"
+    for package in ("engine", "protocol"):
+        (source / package / "__pycache__").mkdir(parents=True)
+        (source / package / "__init__.py").write_text("VERSION = 1\n")
+    monkeypatch.setattr(strength, "ROOT", source)
+    out = tmp_path / "out"
+    out.mkdir()
+    tree = strength.frozen_tree(out)
+    assert tree == out / "engine-tree"
+    assert (tree / "engine" / "__init__.py").read_text() == "VERSION = 1\n"
+    assert not (tree / "engine" / "__pycache__").exists()
+    (source / "engine" / "__init__.py").write_text("VERSION = 2\n")  # an edit mid-run
+    assert strength.frozen_tree(out) == tree
+    assert (tree / "engine" / "__init__.py").read_text() == "VERSION = 1\n"
+
+
+def test_a_copy_cut_short_is_made_again(tmp_path, monkeypatch):
+    source = tmp_path / "tree"
+    for package in ("engine", "protocol"):
+        (source / package).mkdir(parents=True)
+        (source / package / "__init__.py").write_text("")
+    monkeypatch.setattr(strength, "ROOT", source)
+    out = tmp_path / "out"
+    (out / "engine-tree.partial" / "engine").mkdir(parents=True)  # a run killed mid-copy
+    tree = strength.frozen_tree(out)
+    assert sorted(path.name for path in tree.iterdir()) == ["engine", "protocol"]
+    assert not (out / "engine-tree.partial").exists()
+
+
+def test_a_run_plays_our_engine_and_the_baseline_from_the_copy(tmp_path):
+    out = tmp_path / "run"
+    table = tmp_path / "table.md"
+    finished = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "strength.py"), "clobber", "--baselines",
+         "random", "--games", "2", "--move-time", "0.05", "--opening-plies", "0",
+         "--concurrency", "1", "--out", str(out), "--table", str(table)],
+        capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert "| clobber | random | 2 |" in table.read_text()
+    engines = json.loads((out / "clobber-random" / "match.json").read_text())["engines"]
+    assert [engine["dir"] for engine in engines] == [str(out / "engine-tree")] * 2
+    assert (out / "engine-tree" / "engine" / "games" / "clobber.py").is_file()
