@@ -226,6 +226,8 @@ class Position(ABC):
     ``repetition_is_a_draw`` tells the search to score a position that recurs (in the game or
     the line searched) as a draw, for games that may not end where going round in circles
     only leads to the move limit;
+    ``late_move_reductions`` (N > 0) lets alpha-beta search a node's moves after the first N
+    one ply shallower first (see ``engine.search.alphabeta``);
     ``typical_plies`` (the length of a typical game) lets the clock plan ahead, never for
     fewer than ``least_moves_to_go`` more moves of the side to move.
     """
@@ -233,6 +235,7 @@ class Position(ABC):
     tracks_positions: ClassVar[bool] = False
     has_evaluation: ClassVar[bool] = False
     repetition_is_a_draw: ClassVar[bool] = False
+    late_move_reductions: ClassVar[int] = 0
     typical_plies: ClassVar[int] = 80
     least_moves_to_go: ClassVar[int] = 10
 

@@ -223,6 +223,8 @@ class LaocoonPosition(Position):
 
     has_evaluation = True
     typical_plies = 40
+    late_move_reductions = 3  # after the table's move and the killers (engine.search.alphabeta)
+    least_moves_to_go = 6  # the clock's main time goes into the middle game, where games turn
 
     def __init__(self, game: Laocoon, stacks: list[tuple[int, ...]] | None = None,
                  rings: tuple[int, int] = (0, 0), to_move: int = WHITE,

