@@ -283,12 +283,10 @@ class AlphaBeta:
                 if index == 0:
                     score = -self._search(position, depth - 1, -beta, -alpha, ply + 1)
                 else:
-                    if full <= index < reducible:
-                        score = -self._search(position, depth - 2, -alpha - 1, -alpha, ply + 1)
-                        if score > alpha:
-                            score = -self._search(position, depth - 1, -alpha - 1, -alpha,
-                                                  ply + 1)
-                    else:
+                    reduced = full <= index < reducible
+                    score = -self._search(position, depth - 1 - reduced, -alpha - 1, -alpha,
+                                          ply + 1)
+                    if reduced and score > alpha:
                         score = -self._search(position, depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self._search(position, depth - 1, -beta, -alpha, ply + 1)
