@@ -68,11 +68,15 @@ class PlayCommand:
     """``olympiad-referee play`` as a process, its page's address read from what it prints."""
 
     def __init__(self, out: Path, game: str, *extra: str) -> None:
+        def interruptible() -> None:  # a shell may start us with SIGINT ignored (a background
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # job): the Ctrl-C below must count
+
         self.out = out
         self.process = subprocess.Popen(
             [sys.executable, "-m", "referee", "play", "--game", game, "--engine", RANDOM_ENGINE,
              "--no-browser", "--out", str(out), "--time", "120", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+            preexec_fn=interruptible)
         line = self.process.stderr.readline()
         found = re.search(r"play at (http://127\.0\.0\.1:\d+/)", line)
         assert found, line + self.process.stderr.read()
