@@ -4,18 +4,15 @@
 ``scripts/fit_domineering.py`` (terms against the exact solver's verdicts) both ask the same
 question: which weights make ``intercept + sum(weight * term)`` the log-odds that the side to
 move wins. A sample is ``(values, won)``: the terms of one position and 1 if the side to move
-won, else 0. Standard library and the referee's linear solver only, so that it runs under PyPy.
+won, else 0. Standard library and the referee's linear solver only, so that it runs under PyPy
+(the scripts that import it put the project on the path).
 """
 
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from referee.stats.ratings import solve_linear  # noqa: E402
+from referee.stats.ratings import solve_linear
 
 
 def probability(score: float) -> float:

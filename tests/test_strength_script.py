@@ -6,19 +6,26 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("strength", ROOT / "scripts" / "strength.py")
 strength = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(strength)
 
 
-def test_the_copy_of_the_engine_is_made_once_and_kept_through_later_edits(tmp_path,
-                                                                        monkeypatch):
-    source = tmp_path / "tree"
+@pytest.fixture
+def source(tmp_path, monkeypatch):
+    """A project tree of two packages, each with a byte-code folder, in place of the real one."""
+    tree = tmp_path / "tree"
     for package in ("engine", "protocol"):
-        (source / package / "__pycache__").mkdir(parents=True)
-        (source / package / "__init__.py").write_text("VERSION = 1\n")
-    monkeypatch.setattr(strength, "ROOT", source)
+        (tree / package / "__pycache__").mkdir(parents=True)
+        (tree / package / "__init__.py").write_text("VERSION = 1\n")
+    monkeypatch.setattr(strength, "ROOT", tree)
+    return tree
+
+
+def test_the_copy_of_the_engine_is_made_once_and_kept_through_later_edits(tmp_path, source):
     out = tmp_path / "out"
     out.mkdir()
     tree = strength.frozen_tree(out)
@@ -30,12 +37,7 @@ def test_the_copy_of_the_engine_is_made_once_and_kept_through_later_edits(tmp_pa
     assert (tree / "engine" / "__init__.py").read_text() == "VERSION = 1\n"
 
 
-def test_a_copy_cut_short_is_made_again(tmp_path, monkeypatch):
-    source = tmp_path / "tree"
-    for package in ("engine", "protocol"):
-        (source / package).mkdir(parents=True)
-        (source / package / "__init__.py").write_text("")
-    monkeypatch.setattr(strength, "ROOT", source)
+def test_a_copy_cut_short_is_made_again(tmp_path, source):
     out = tmp_path / "out"
     (out / "engine-tree.partial" / "engine").mkdir(parents=True)  # a run killed mid-copy
     tree = strength.frozen_tree(out)

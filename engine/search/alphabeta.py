@@ -275,8 +275,8 @@ class AlphaBeta:
         widened = False
         # Late moves (never the widened ones, which must prove a loss) are first searched one
         # ply shallower, and again at full depth only if they beat alpha there.
-        full = self._full_moves if depth >= REDUCE_FROM_DEPTH else len(moves)
-        reducible = len(moves)
+        full = self._full_moves
+        reducible = len(moves) if depth >= REDUCE_FROM_DEPTH else 0
         for index, move in enumerate(moves):
             position.play(move)
             try:

@@ -2,14 +2,13 @@
 are searched one ply shallower first, and at full depth whenever that shallower search says
 they beat the best move so far."""
 
-import random
-
 import pytest
 
-from engine import BLACK, find_game
+from engine import BLACK
 from engine.games.laocoon import LaocoonPosition
 from engine.search import AlphaBeta, Budget
 
+from .answers import walked
 from .graph_game import GraphGame, GraphPosition
 
 # Black's one move "go" leads to N, where white has three quiet moves (a, b, c: worth 0) and,
@@ -34,18 +33,9 @@ def test_a_late_move_that_looks_best_when_reduced_is_searched_again_at_full_dept
         assert searcher.score == 0  # white keeps to a quiet move: d loses at full depth
 
 
-def walked(plies: int, seed: int):
-    """A laoCoon position after ``plies`` seeded random moves."""
-    rng = random.Random(seed)
-    position = find_game("laocoon")().initial_position()
-    while position.ply < plies and position.outcome is None:
-        position.play(rng.choice(position.legal_moves()))
-    return position
-
-
 @pytest.mark.parametrize("plies, seed", [(12, 1), (16, 4), (30, 3)])
 def test_laocoon_searches_the_same_depth_with_fewer_nodes(plies, seed, monkeypatch):
-    position = walked(plies, seed)
+    position = walked("laocoon", plies, seed)
     assert position.outcome is None and LaocoonPosition.late_move_reductions > 0
     reduced = AlphaBeta(seed=1)
     reduced.choose(position.copy(), Budget(depth=4))
