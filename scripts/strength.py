@@ -37,6 +37,7 @@ import math
 import pathlib
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -128,15 +129,37 @@ def opening_book(game: str, plies: int, count: int, out: pathlib.Path, seed: int
     book = out / f"{game}-openings-{plies}.txt"
     if not book.exists():
         out.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "referee", "openings", "--game", game,
-                        "--plies", str(plies), "--count", str(count), "--out", str(book),
-                        "--seed", str(seed)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        run_referee([sys.executable, "-m", "referee", "openings", "--game", game,
+                     "--plies", str(plies), "--count", str(count), "--out", str(book),
+                     "--seed", str(seed)])
     return book
+
+
+def run_referee(command: list[str]) -> None:
+    """Run one referee command to its end. A SIGTERM sent to this script goes on to the
+    referee, which ends its engines and keeps every finished game (running the same command
+    again goes on from there), and the script then stops too: killed alone, it would leave
+    the match playing on without it."""
+    stopped = []
+
+    def stop(signum, frame) -> None:
+        stopped.append(signum)
+        referee.terminate()
+    with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL) as referee:
+        previous = signal.signal(signal.SIGTERM, stop)
+        try:
+            status = referee.wait()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    if stopped:
+        sys.exit(128 + signal.SIGTERM)
+    if status:
+        raise subprocess.CalledProcessError(status, command)
 
 
 def run_pairing(command: list[str], out: pathlib.Path) -> list[dict]:
     """Play (or finish) one match; return its result rows."""
-    subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    run_referee(command)
     lines = (out / "results.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 

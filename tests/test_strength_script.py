@@ -58,3 +58,39 @@ def test_a_run_plays_our_engine_and_the_baseline_from_the_copy(tmp_path):
     engines = json.loads((out / "clobber-random" / "match.json").read_text())["engines"]
     assert [engine["dir"] for engine in engines] == [str(out / "engine-tree")] * 2
     assert (out / "engine-tree" / "engine" / "games" / "clobber.py").is_file()
+
+
+def test_a_run_told_to_stop_stops_its_match_and_engines(tmp_path):
+    # SIGTERM reaches only the script (as from kill or a job scheduler), not its process group.
+    import os
+    import signal
+    import time
+    out = tmp_path / "run"
+    script = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "strength.py"), "clobber", "--baselines",
+         "uct", "--games", "20", "--move-time", "0.2", "--opening-plies", "0",
+         "--concurrency", "1", "--out", str(out), "--table", str(tmp_path / "table.md")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    tree = out / "engine-tree"
+
+    def running_from_the_copy() -> list[str]:
+        """The processes whose working folder is the run's copy of the engine."""
+        found = []
+        for proc in Path("/proc").iterdir():
+            try:
+                if proc.name.isdigit() and Path(os.readlink(proc / "cwd")) == tree:
+                    found.append(proc.name)
+            except OSError:
+                pass
+        return found
+    deadline = time.monotonic() + 60
+    while len(running_from_the_copy()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert len(running_from_the_copy()) >= 2, "the engines never started"
+    script.send_signal(signal.SIGTERM)
+    assert script.wait(timeout=60) == 128 + signal.SIGTERM, script.stderr.read()
+    deadline = time.monotonic() + 10
+    while running_from_the_copy() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert running_from_the_copy() == []
+    assert "Traceback" not in script.stderr.read().decode()
