@@ -2,11 +2,16 @@
 
 import importlib.util
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from .processes import processes_where
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("strength", ROOT / "scripts" / "strength.py")
@@ -62,9 +67,6 @@ def test_a_run_plays_our_engine_and_the_baseline_from_the_copy(tmp_path):
 
 def test_a_run_told_to_stop_stops_its_match_and_engines(tmp_path):
     # SIGTERM reaches only the script (as from kill or a job scheduler), not its process group.
-    import os
-    import signal
-    import time
     out = tmp_path / "run"
     script = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "strength.py"), "clobber", "--baselines",
@@ -73,16 +75,9 @@ def test_a_run_told_to_stop_stops_its_match_and_engines(tmp_path):
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     tree = out / "engine-tree"
 
-    def running_from_the_copy() -> list[str]:
+    def running_from_the_copy() -> list[int]:
         """The processes whose working folder is the run's copy of the engine."""
-        found = []
-        for proc in Path("/proc").iterdir():
-            try:
-                if proc.name.isdigit() and Path(os.readlink(proc / "cwd")) == tree:
-                    found.append(proc.name)
-            except OSError:
-                pass
-        return found
+        return processes_where(lambda entry: Path(os.readlink(entry / "cwd")) == tree)
     deadline = time.monotonic() + 60
     while len(running_from_the_copy()) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)

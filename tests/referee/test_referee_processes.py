@@ -18,6 +18,8 @@ import pytest
 from referee.commands import cli
 from referee.play.channel import ChannelClosed, EngineChannel, GtpFailure, IllFormedAnswer
 
+from ..processes import interruptible
+
 REPO = Path(__file__).resolve().parents[2]
 BAD = shlex.quote(str(Path(__file__).with_name("bad_engine.py")))
 PYTHON = shlex.quote(sys.executable)
@@ -206,9 +208,6 @@ def test_an_interrupted_match_stops_at_once_and_says_how_to_resume(tmp_path):
     command = [sys.executable, "-m", "referee", "match", "--game", "loa", "--games", "50",
                "--time", "20", "--seed", "4", "--out", str(out), "--engine", OURS,
                "--engine", OURS.replace("--depth 1", "--depth 2")]
-    def interruptible() -> None:  # a shell may start us with SIGINT ignored
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
     run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, preexec_fn=interruptible)
     results = out / "results.jsonl"

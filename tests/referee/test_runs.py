@@ -17,6 +17,8 @@ import pytest
 
 from referee.commands import cli
 
+from ..processes import command_words, interruptible, processes_where
+
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
 INSTANT = f"{PYTHON} {shlex.quote(str(Path(__file__).with_name('bad_engine.py')))}"
@@ -29,16 +31,10 @@ def marked_engine(marker: int, depth: int = 2) -> str:
 
 def engines_alive(marker: int) -> list[int]:
     """The processes whose command line holds ``--seed MARKER``."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                words = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"--seed" in words and str(marker).encode() in words:
-                pids.append(int(entry.name))
-    return pids
+    def marked(entry: Path) -> bool:
+        words = command_words(entry)
+        return b"--seed" in words and str(marker).encode() in words
+    return processes_where(marked)
 
 
 def wait_for(condition, seconds: float = 60.0, process: subprocess.Popen | None = None) -> None:
@@ -61,9 +57,6 @@ def match_command(out: Path, marker: int, games: int = 40, *extra: str) -> list[
 
 
 def start(command: list[str]) -> subprocess.Popen:
-    def interruptible() -> None:  # a shell may start us with SIGINT ignored
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
     return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=interruptible)
 

@@ -23,6 +23,8 @@ from referee.plan.time_control import TimeControl
 from referee.play.channel import EngineChannel
 from referee.play.game import play_game
 
+from ..processes import command_words, processes_where
+
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
 BAD_ENGINE = f"{PYTHON} {shlex.quote(str(Path(__file__).with_name('bad_engine.py')))}"
@@ -136,16 +138,7 @@ def test_an_answer_after_the_clock_ran_out_loses_at_once():
 
 def processes_marked(mark: int) -> list[int]:
     """The processes whose command line holds ``1000.MARK`` (the bad engine's orphans)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                words = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if f"1000.{mark}".encode() in words:
-                found.append(int(entry.name))
-    return found
+    return processes_where(lambda entry: f"1000.{mark}".encode() in command_words(entry))
 
 
 def gone(mark: int, seconds: float = 10.0) -> bool:

@@ -29,6 +29,7 @@ from referee.records.sgf import read_sgf
 from referee.records.results import game_of_row as game_of
 from referee.report.png import find_browser
 
+from ..processes import interruptible
 from .browser import Browser
 
 CHROMIUM = find_browser()
@@ -68,9 +69,6 @@ class PlayCommand:
     """``olympiad-referee play`` as a process, its page's address read from what it prints."""
 
     def __init__(self, out: Path, game: str, *extra: str) -> None:
-        def interruptible() -> None:  # a shell may start us with SIGINT ignored (a background
-            signal.signal(signal.SIGINT, signal.SIG_DFL)  # job): the Ctrl-C below must count
-
         self.out = out
         self.process = subprocess.Popen(
             [sys.executable, "-m", "referee", "play", "--game", game, "--engine", RANDOM_ENGINE,

@@ -1,0 +1,36 @@
+"""Helpers for the tests that start real processes and check that none is left behind.
+
+:func:`interruptible` is the ``preexec_fn`` of a command a test interrupts with SIGINT: a shell
+may start the suite with SIGINT ignored (a background job), children inherit that, and the
+Ctrl-C would then never count. :func:`processes_where` reads ``/proc`` for the processes a
+test looks for (by command line, working folder or parent).
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+
+def interruptible() -> None:
+    """Give the child SIGINT's default action, whatever the suite was started with."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def processes_where(matches) -> list[int]:
+    """The ids of the living processes whose ``/proc`` folder ``matches`` (a function of it);
+    a process that ends while it is read (``OSError``) is left out."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if matches(entry):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def command_words(entry: Path) -> list[bytes]:
+    """The command line of the process of ``/proc`` folder ``entry``, word by word."""
+    return (entry / "cmdline").read_bytes().split(b"\0")
