@@ -27,7 +27,8 @@ run starts (``engine-tree``), so that editing the tree during a run, or before r
 changes nothing in the engine measured; delete that folder to measure new code in an old
 folder. The table of wins/losses/draws, score with its 95 % interval, the Elo difference, the
 games lost on time (ours/theirs) and the least time our engine had left after a move is printed
-and written to ``--table``.
+and written to ``--table`` (by default ``strength.md`` in ``--out``; the project's own table is
+``--table docs/strength.md``).
 """
 
 from __future__ import annotations
@@ -245,8 +246,8 @@ def _elo_text(elo: float) -> str:
 @click.option("--concurrency", type=int, default=2, show_default=True)
 @click.option("--out", type=click.Path(path_type=pathlib.Path),
               default=ROOT / "strength-results", show_default=True)
-@click.option("--table", type=click.Path(path_type=pathlib.Path),
-              default=ROOT / "docs" / "strength.md", show_default=True)
+@click.option("--table", type=click.Path(path_type=pathlib.Path), default=None,
+              help="Where to write the table (default: strength.md in --out).")
 @click.option("--seed", type=int, default=1, show_default=True)
 def main(games, count, baselines, opponent, opponent_name, odds, move_time, main_time,
          increment, opening_plies, max_moves, interpreter, concurrency, out, table, seed):
@@ -282,6 +283,7 @@ def main(games, count, baselines, opponent, opponent_name, odds, move_time, main
                                              baseline=opponent is None), folder)
             lines.append(table_row(game, label, rows))
             click.echo(lines[-1])
+    table = out / "strength.md" if table is None else table
     table.parent.mkdir(parents=True, exist_ok=True)
     table.write_text("# Playing strength\n\n" + "\n".join(header + lines) + "\n")
 

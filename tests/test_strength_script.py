@@ -52,14 +52,16 @@ def test_a_copy_cut_short_is_made_again(tmp_path, source):
 
 def test_a_run_plays_our_engine_and_the_baseline_from_the_copy(tmp_path):
     out = tmp_path / "run"
-    table = tmp_path / "table.md"
+    published = (ROOT / "docs" / "strength.md").read_text()
     finished = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "strength.py"), "clobber", "--baselines",
          "random", "--games", "2", "--move-time", "0.05", "--opening-plies", "0",
-         "--concurrency", "1", "--out", str(out), "--table", str(table)],
+         "--concurrency", "1", "--out", str(out)],
         capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
-    assert "| clobber | random | 2 |" in table.read_text()
+    # Without --table the table goes into the run's folder, not over the project's own.
+    assert "| clobber | random | 2 |" in (out / "strength.md").read_text()
+    assert (ROOT / "docs" / "strength.md").read_text() == published
     engines = json.loads((out / "clobber-random" / "match.json").read_text())["engines"]
     assert [engine["dir"] for engine in engines] == [str(out / "engine-tree")] * 2
     assert (out / "engine-tree" / "engine" / "games" / "clobber.py").is_file()
