@@ -229,7 +229,7 @@ class Position(ABC):
     ``late_move_reductions`` (N > 0) lets alpha-beta search a node's moves after the first N
     one ply shallower first (see ``engine.search.alphabeta``);
     ``typical_plies`` (the length of a typical game) lets the clock plan ahead, never for
-    fewer than ``least_moves_to_go`` more moves of the side to move.
+    fewer than ``least_moves_to_go`` more moves of the side to move (:meth:`moves_to_go`).
     """
 
     tracks_positions: ClassVar[bool] = False
@@ -426,6 +426,11 @@ class Position(ABC):
     def ply(self) -> int:
         """How many moves have been played."""
         return len(self.history)
+
+    def moves_to_go(self) -> int:
+        """How many more moves of the side to move the clock shares its time out over: what
+        is left of a typical game, at least ``least_moves_to_go``."""
+        return max(self.least_moves_to_go, (self.typical_plies - self.ply) // 2)
 
     def copy(self) -> Position:
         """An independent copy, history included, so that undo works on it too."""

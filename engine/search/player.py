@@ -63,9 +63,7 @@ class Player:
         """What the next move may spend: the fixed effort, or a share of the clock."""
         if self.depth is not None or self.playouts is not None:
             return Budget(depth=self.depth, playouts=self.playouts)
-        moves_to_go = max(position.least_moves_to_go,
-                          (position.typical_plies - position.ply) // 2)
-        soft, hard = self.clock.allowance(position.to_move, moves_to_go)
+        soft, hard = self.clock.allowance(position.to_move, position.moves_to_go())
         return Budget(soft=soft, hard=hard)
 
     def choose(self, position: Position):

@@ -561,6 +561,19 @@ def test_golden_quick_counts_agree_with_the_literal_reading():
 
 # --- play -------------------------------------------------------------------------------------
 
+def test_the_clock_gives_the_ring_placements_a_larger_share():
+    position = game().initial_position()
+    player = Player()
+    player.clock.set_controls(3, 0, 0)
+    shares = []
+    for text in ("d4", "e5", "c3", "f6"):
+        assert position.moves_to_go() == laocoon.PLACING_MOVES_TO_GO
+        shares.append(player.budget(position).soft)
+        position.play(position.parse_move(text))
+    assert position.moves_to_go() == max(position.least_moves_to_go,
+                                         (position.typical_plies - 4) // 2)
+    assert min(shares) > 3 * player.budget(position).soft
+
 def test_the_search_finds_the_step_that_leaves_black_without_a_move():
     rows = rows_with("b", a1="p", a2=".", b2=".", b1="y", d1="b", c1="y", e8="o",
                      h8="p", g8=".", g7=".", h7=".")
