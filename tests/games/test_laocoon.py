@@ -574,6 +574,7 @@ def test_the_clock_gives_the_ring_placements_a_larger_share():
                                          (position.typical_plies - 4) // 2)
     assert min(shares) > 3 * player.budget(position).soft
 
+
 def test_the_search_finds_the_step_that_leaves_black_without_a_move():
     rows = rows_with("b", a1="p", a2=".", b2=".", b1="y", d1="b", c1="y", e8="o",
                      h8="p", g8=".", g7=".", h7=".")
