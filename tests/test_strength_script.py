@@ -73,7 +73,7 @@ def test_a_run_told_to_stop_stops_its_match_and_engines(tmp_path):
     script = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "strength.py"), "clobber", "--baselines",
          "uct", "--games", "20", "--move-time", "0.2", "--opening-plies", "0",
-         "--concurrency", "1", "--out", str(out), "--table", str(tmp_path / "table.md")],
+         "--concurrency", "1", "--out", str(out)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     tree = out / "engine-tree"
 
