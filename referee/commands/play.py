@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 import webbrowser
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Iterator, Sequence
@@ -35,6 +35,9 @@ from ..report.seat import SeatObserver, SeatServer
 from ..run.observer import RunObserver
 from ..run.runner import POOL
 from .match import PROGRAM, MatchSettings, run_match
+
+# How often (seconds) the command's main thread wakes while a game goes on, to see a Ctrl-C.
+_WAKE_SECONDS = 0.25
 
 
 def seat_starter(seat: Seat, timeout: float) -> Starter:
@@ -94,26 +97,41 @@ def play_games(settings: MatchSettings, seat: Seat, observers: list[RunObserver]
     run = functools.partial(run_match, observers=observers, starter=starter)
     with ThreadPoolExecutor(1, thread_name_prefix="play") as games:
         while True:
-            future = games.submit(run, settings)
+            game = None
             try:
-                status = future.result()
+                game = games.submit(run, settings)
+                status = _outcome(game)
             except KeyboardInterrupt:
-                return _stop(seat, future)
+                return _stop(seat, game)
             if status != 0 or not seat.wait_for_next_game():
                 return status
             settings = replace(settings, games=settings.games + 1)
 
 
-def _stop(seat: Seat, game: Future) -> int:
+def _outcome(game: Future) -> int:
+    """The run's exit status once it ends, waited for a moment at a time: Python handles a
+    signal in the main thread, but the kernel may deliver it to another of the command's
+    threads, and a wait without end in this one would then see Ctrl-C only once the game is
+    over."""
+    while True:
+        try:
+            return game.result(timeout=_WAKE_SECONDS)
+        except TimeoutError:
+            continue
+
+
+def _stop(seat: Seat, game: Future | None) -> int:
     """After a Ctrl-C: the person resigns the game in progress, which ends the run; a second
     Ctrl-C kills the engine and the run ends at once."""
     seat.close()
+    if game is None:
+        return 130
     click.echo(f"{PROGRAM}: stopping: you resign the game in progress (Ctrl-C again to stop "
                f"now, the game unrecorded)", err=True)
     try:
-        game.result()
+        _outcome(game)
     except KeyboardInterrupt:
         POOL.stop()
         click.echo(f"{PROGRAM}: stopping now", err=True)
-        game.result()
+        _outcome(game)
     return 130

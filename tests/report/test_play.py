@@ -13,6 +13,7 @@ against the rules, and the engine process must be gone with the command.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import signal
@@ -314,11 +315,12 @@ def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp
     assert rows[0]["moves"][0] == "b2-b3" and len(rows[0]["moves"]) == 2
 
 
-@pytest.mark.parametrize("how", ["page closed", "Ctrl-C"])
+@pytest.mark.parametrize("how", ["page closed", "Ctrl-C", "Ctrl-C to a thread"])
 def test_the_engine_is_gone_when_the_page_or_the_command_closes_mid_game(browser, tmp_path,
                                                                           how):
     """Closing the page in the middle of a game, or Ctrl-C, resigns it for the person (the
-    game is recorded) and ends the command; the engine is gone."""
+    game is recorded) and ends the command; the engine is gone. The kernel may deliver Ctrl-C
+    to any of the command's threads (``kill`` on a thread's id delivers it there)."""
     command = PlayCommand(tmp_path / "out", "clobber", "--boardsize", "4")
     try:
         browser.open(command.url)
@@ -327,8 +329,12 @@ def test_the_engine_is_gone_when_the_page_or_the_command_closes_mid_game(browser
         assert engine
         if how == "page closed":
             browser.open("about:blank")
-        else:
+        elif how == "Ctrl-C":
             command.process.send_signal(signal.SIGINT)
+        else:
+            pid = command.process.pid
+            threads = [int(entry.name) for entry in Path(f"/proc/{pid}/task").iterdir()]
+            os.kill(max(thread for thread in threads if thread != pid), signal.SIGINT)
         command.process.wait(10)
     finally:
         browser.open("about:blank")
