@@ -20,13 +20,14 @@ import os
 import sys
 import threading
 import webbrowser
-from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Iterator, Sequence
 
 import click
 
+from .. import wakeful
 from ..plan.setup import DEFAULT_COMMAND_TIMEOUT
 from ..play.channel import Channel
 from ..play.entrants import EngineSpec, Starter, start_engine
@@ -35,9 +36,6 @@ from ..report.seat import SeatObserver, SeatServer
 from ..run.observer import RunObserver
 from ..run.runner import POOL
 from .match import PROGRAM, MatchSettings, run_match
-
-# How often (seconds) the command's main thread wakes while a game goes on, to see a Ctrl-C.
-_WAKE_SECONDS = 0.25
 
 
 def seat_starter(seat: Seat, timeout: float) -> Starter:
@@ -100,24 +98,12 @@ def play_games(settings: MatchSettings, seat: Seat, observers: list[RunObserver]
             game = None
             try:
                 game = games.submit(run, settings)
-                status = _outcome(game)
+                status = wakeful.result(game)
             except KeyboardInterrupt:
                 return _stop(seat, game)
             if status != 0 or not seat.wait_for_next_game():
                 return status
             settings = replace(settings, games=settings.games + 1)
-
-
-def _outcome(game: Future) -> int:
-    """The run's exit status once it ends, waited for a moment at a time: Python handles a
-    signal in the main thread, but the kernel may deliver it to another of the command's
-    threads, and a wait without end in this one would then see Ctrl-C only once the game is
-    over."""
-    while True:
-        try:
-            return game.result(timeout=_WAKE_SECONDS)
-        except TimeoutError:
-            continue
 
 
 def _stop(seat: Seat, game: Future | None) -> int:
@@ -129,9 +115,9 @@ def _stop(seat: Seat, game: Future | None) -> int:
     click.echo(f"{PROGRAM}: stopping: you resign the game in progress (Ctrl-C again to stop "
                f"now, the game unrecorded)", err=True)
     try:
-        _outcome(game)
+        wakeful.result(game)
     except KeyboardInterrupt:
         POOL.stop()
         click.echo(f"{PROGRAM}: stopping now", err=True)
-        _outcome(game)
+        wakeful.result(game)
     return 130

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 import click
 
+from .. import wakeful
 from ..records.folder import RESULTS_NAME, SETTINGS_NAME
 from ..report.folder import write_report
 from ..report.observers import LiveView
@@ -77,7 +77,7 @@ def serve(folder: Path, port: int, host: str) -> None:
     server = start_server(folder, host, port)
     click.echo(f"serving {server.url} (Ctrl-C to stop)")
     try:
-        threading.Event().wait()
+        wakeful.forever()
     except KeyboardInterrupt:
         pass
     finally:

@@ -23,12 +23,14 @@ import random
 import ssl
 import threading
 import time
-from typing import Callable
+from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import (ConnectionClosed, ConnectionClosedOK, InvalidHandshake,
+                                   InvalidURI)
 from websockets.sync.client import ClientConnection, connect
 
+from .. import wakeful
 from ..play.channel import ChannelError, EngineChannel
 from ..text import one_line
 from . import wire
@@ -158,7 +160,7 @@ class Client:
                     raise ClientError(str(error)) from None
                 wait = backoff * random.uniform(0.75, 1.25)
                 self.log(f"{why}; connecting again in {wait:.1f} s")
-                time.sleep(wait)
+                wakeful.sleep(wait)
                 backoff = min(backoff * 2, MOST_BACKOFF)
         finally:
             self.engine.close()
@@ -173,7 +175,7 @@ class Client:
             raise ClientError(f"the server answered {reply['type']!r} to our hello")
         self.log(f"connected to {reply['event']} as {reply['name']}")
         try:
-            for text in connection:
+            for text in _messages(connection):
                 message = wire.decode(text)
                 if message["type"] == "command":
                     self._commands.put((connection, message["id"], message["line"]))
@@ -202,3 +204,15 @@ class Client:
                 connection.send(reply)
             except ConnectionClosed:
                 pass
+
+
+def _messages(connection: ClientConnection) -> Iterator[str]:
+    """The connection's messages until it closes normally, waited for a moment at a time
+    (:mod:`referee.wakeful`: Ctrl-C counts even when no message comes)."""
+    while True:
+        try:
+            yield connection.recv(timeout=wakeful.WAKE_SECONDS)
+        except TimeoutError:
+            continue
+        except ConnectionClosedOK:
+            return

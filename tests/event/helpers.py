@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..processes import interruptible
+
 PYTHON = shlex.quote(sys.executable)
 REPO = Path(__file__).resolve().parents[2]
 RANDOM_ENGINE = f"{PYTHON} -m protocol.cli --algorithm random"
@@ -106,7 +108,7 @@ class Process:
         self._changed = threading.Condition()
         self.popen = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True,
-                                      start_new_session=True)
+                                      start_new_session=True, preexec_fn=interruptible)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:

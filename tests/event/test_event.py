@@ -8,8 +8,11 @@ end whatever happens.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +85,23 @@ def test_tokens_do_not_travel_in_clear_text_off_this_machine(tmp_path):
     client = referee("connect", "ws://192.0.2.1:8443/", "--token", "x" * 20, "--engine", "e")
     assert client.wait(20) == 2
     assert "not encrypted and not on this machine" in client.output
+
+
+@pytest.mark.parametrize("to_a_thread", [False, True])
+def test_ctrl_c_ends_a_waiting_client_at_once(tmp_path, processes, to_a_thread):
+    """Ctrl-C ends ``connect`` at once with status 130, even while no message comes (the event
+    waits for the other participant) and even when the kernel delivers it to another of the
+    client's threads (``kill`` on a thread's id does)."""
+    server, url = start_event(write_event(tmp_path))
+    processes.append(server)
+    alpha = connect(url, "Alpha")
+    processes.append(alpha)
+    alpha.wait_for("connected to Test event")
+    pid = alpha.popen.pid
+    threads = [int(entry.name) for entry in Path(f"/proc/{pid}/task").iterdir()]
+    assert len(threads) > 1
+    os.kill(max(threads) if to_a_thread else pid, signal.SIGINT)
+    assert alpha.wait(10) == 130, alpha.output
 
 
 def test_a_dropped_client_restarted_within_the_grace_window_finishes_its_game(

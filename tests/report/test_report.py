@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -32,6 +36,7 @@ from referee.report.replay import REPLAY_FORMAT, replay, sgf_clocks, unpack
 from referee.report.server import LiveGame, LiveGames, ReportServer
 from referee.stats import SprtSettings, Tally, history, summarize
 
+from ..processes import interruptible
 from .conftest import run_match
 
 
@@ -270,6 +275,27 @@ def test_the_server_gives_the_report_and_the_games_in_progress_only(breakthrough
     finally:
         server.stop()
 
+
+
+@pytest.mark.parametrize("to_a_thread", [False, True])
+def test_serve_ends_at_ctrl_c_whichever_thread_it_reaches(breakthrough_match, to_a_thread):
+    """``serve`` answers until Ctrl-C, then ends (status 0) within moments, even when the
+    kernel delivers the signal to one of its other threads (``kill`` on a thread's id does)."""
+    serve = subprocess.Popen([sys.executable, "-m", "referee", "serve", str(breakthrough_match),
+                              "--port", "0"], stdout=subprocess.PIPE, text=True,
+                             preexec_fn=interruptible)
+    try:
+        url = re.search(r"serving (\S+)", serve.stdout.readline()).group(1)
+        assert get(url)[0] == 200
+        threads = [int(entry.name) for entry in Path(f"/proc/{serve.pid}/task").iterdir()]
+        assert len(threads) > 1  # the server's
+        os.kill(max(threads) if to_a_thread else serve.pid, signal.SIGINT)
+        assert serve.wait(10) == 0
+    finally:
+        serve.kill()
+        serve.communicate()
+    with pytest.raises(urllib.error.URLError):
+        get(url)
 
 def fake_run(out: Path, rows: list[dict], sprt=None) -> SimpleNamespace:
     engines = (EngineSpec("a", "ours"), EngineSpec("b", "random", control=TimeControl(5.0)))
