@@ -18,7 +18,7 @@ PACKAGES = ("engine", "protocol", "referee")
 
 # The referee's parts, lowest first: each may import only parts on a lower floor (and itself).
 REFEREE_FLOORS = (
-    ("text",),
+    ("text", "wakeful"),
     ("records",),
     ("plan", "stats"),
     ("play",),
