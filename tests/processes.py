@@ -2,8 +2,9 @@
 
 :func:`interruptible` is the ``preexec_fn`` of a command a test interrupts with SIGINT: a shell
 may start the suite with SIGINT ignored (a background job), children inherit that, and the
-Ctrl-C would then never count. :func:`processes_where` reads ``/proc`` for the processes a
-test looks for (by command line, working folder or parent).
+Ctrl-C would then never count; :func:`another_thread` names a thread to send it to instead of
+the process. :func:`processes_where` reads ``/proc`` for the processes a test looks for (by
+command line, working folder or parent).
 """
 
 from __future__ import annotations
@@ -15,6 +16,13 @@ from pathlib import Path
 def interruptible() -> None:
     """Give the child SIGINT's default action, whatever the suite was started with."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def another_thread(pid: int) -> int:
+    """The id of one of process ``pid``'s threads other than its main thread (``kill`` on it
+    delivers a signal to that thread: the kernel may deliver one sent to the process there)."""
+    threads = [int(entry.name) for entry in Path(f"/proc/{pid}/task").iterdir()]
+    return max(thread for thread in threads if thread != pid)
 
 
 def processes_where(matches) -> list[int]:

@@ -30,7 +30,7 @@ from referee.records.sgf import read_sgf
 from referee.records.results import game_of_row as game_of
 from referee.report.png import find_browser
 
-from ..processes import interruptible
+from ..processes import another_thread, interruptible
 from .browser import Browser
 
 CHROMIUM = find_browser()
@@ -332,9 +332,7 @@ def test_the_engine_is_gone_when_the_page_or_the_command_closes_mid_game(browser
         elif how == "Ctrl-C":
             command.process.send_signal(signal.SIGINT)
         else:
-            pid = command.process.pid
-            threads = [int(entry.name) for entry in Path(f"/proc/{pid}/task").iterdir()]
-            os.kill(max(thread for thread in threads if thread != pid), signal.SIGINT)
+            os.kill(another_thread(command.process.pid), signal.SIGINT)
         command.process.wait(10)
     finally:
         browser.open("about:blank")
