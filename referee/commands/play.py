@@ -95,23 +95,20 @@ def play_games(settings: MatchSettings, seat: Seat, observers: list[RunObserver]
     run = functools.partial(run_match, observers=observers, starter=starter)
     with ThreadPoolExecutor(1, thread_name_prefix="play") as games:
         while True:
-            game = None
+            future = games.submit(run, settings)
             try:
-                game = games.submit(run, settings)
-                status = wakeful.result(game)
+                status = wakeful.result(future)
             except KeyboardInterrupt:
-                return _stop(seat, game)
+                return _stop(seat, future)
             if status != 0 or not seat.wait_for_next_game():
                 return status
             settings = replace(settings, games=settings.games + 1)
 
 
-def _stop(seat: Seat, game: Future | None) -> int:
+def _stop(seat: Seat, game: Future) -> int:
     """After a Ctrl-C: the person resigns the game in progress, which ends the run; a second
     Ctrl-C kills the engine and the run ends at once."""
     seat.close()
-    if game is None:
-        return 130
     click.echo(f"{PROGRAM}: stopping: you resign the game in progress (Ctrl-C again to stop "
                f"now, the game unrecorded)", err=True)
     try:

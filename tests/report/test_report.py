@@ -294,6 +294,7 @@ def test_serve_ends_at_ctrl_c_whichever_thread_it_reaches(breakthrough_match, to
     with pytest.raises(urllib.error.URLError):
         get(url)
 
+
 def fake_run(out: Path, rows: list[dict], sprt=None) -> SimpleNamespace:
     engines = (EngineSpec("a", "ours"), EngineSpec("b", "random", control=TimeControl(5.0)))
     return SimpleNamespace(out=out, names=["ours", "random"], sprt=sprt, anchor=None,
