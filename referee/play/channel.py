@@ -38,11 +38,12 @@ import pexpect
 
 from protocol.gtp import QuitRequest
 
+from .. import wakeful
 from . import reaper
 
-# An answer longer than this is not one the referee asked for: the engine is flooding.
 # Seconds the keeper of an engine's processes has to kill them before it is killed itself.
 KEEPER_GRACE = 2.0
+# An answer longer than this is not one the referee asked for: the engine is flooding.
 MAX_ANSWER_BYTES = 1 << 20
 # How much of an engine's standard error is kept for the record.
 STDERR_TAIL_BYTES = 4096
@@ -261,7 +262,11 @@ class EngineChannel(Channel):
         return self._read_answer(deadline)
 
     def _read_answer(self, deadline: float | None) -> bytes:
-        """Read up to the empty line that ends an answer; return the answer without it."""
+        """Read up to the empty line that ends an answer; return the answer without it.
+
+        The wait wakes every :data:`wakeful.WAKE_SECONDS`: a command that talks to its engine
+        in the main thread (``check``) then sees a Ctrl-C delivered to another of its threads
+        at once, not when the engine answers or the answer's time runs out."""
         buffer = self._pending
         while True:
             buffer = buffer.lstrip(b"\n")
@@ -274,10 +279,11 @@ class EngineChannel(Channel):
             timeout = None if deadline is None else deadline - time.monotonic()
             if timeout is not None and timeout <= 0:
                 raise ChannelTimeout("no complete answer in time", _first_line(buffer))
+            wait = wakeful.WAKE_SECONDS if timeout is None else min(timeout, wakeful.WAKE_SECONDS)
             try:
-                chunk = self._child.read_nonblocking(_READ_CHUNK, timeout)
+                chunk = self._child.read_nonblocking(_READ_CHUNK, wait)
             except pexpect.TIMEOUT:
-                raise ChannelTimeout("no complete answer in time", _first_line(buffer)) from None
+                continue  # the deadline is checked above
             except pexpect.EOF:
                 raise ChannelClosed(f"the engine exited ({self._exit_status()})") from None
             except (OSError, ValueError):  # killed meanwhile by another thread

@@ -5,14 +5,19 @@ passed."""
 
 from __future__ import annotations
 
+import os
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from referee.commands.check import EACH_LISTED_GAME, Checker
+
+from ..processes import another_thread, command_words, interruptible, processes_where
 
 HERE = Path(__file__).parent
 PYTHON = shlex.quote(sys.executable)
@@ -78,6 +83,36 @@ def test_an_engine_that_never_answers_costs_one_timeout():
     assert [(r.name, r.detail, r.fatal) for r in results] == [
         ("the engine starts", "no answer to 'protocol_version' in 0.5 s", True)]
     assert len(checker.skipped) == 20 and checker.skipped[-1][0] == "quit"
+
+
+@pytest.mark.parametrize("to_a_thread", [False, True])
+def test_ctrl_c_ends_a_check_waiting_for_its_engine_and_leaves_no_engine(to_a_thread):
+    """Ctrl-C while the engine keeps the check waiting for an answer (here for up to a
+    minute) ends it with status 130 within moments, even when the kernel delivers the signal
+    to the thread that drains the engine's standard error, and the engine goes with it."""
+    engine = ["sleep", "987"]
+    check = subprocess.Popen([sys.executable, "-m", "referee", "check", "--engine",
+                              " ".join(engine), "--command-timeout", "60"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=interruptible)
+
+    def engines() -> list[int]:
+        return processes_where(lambda entry: command_words(entry)[:2] == [b"sleep", b"987"])
+    try:
+        deadline = time.monotonic() + 30
+        while not engines() or len(os.listdir(f"/proc/{check.pid}/task")) < 2:
+            assert time.monotonic() < deadline, "the check never started its engine"
+            time.sleep(0.05)
+        time.sleep(0.5)  # the check is now waiting for the answer to protocol_version
+        os.kill(another_thread(check.pid) if to_a_thread else check.pid, signal.SIGINT)
+        assert check.wait(10) == 130
+    finally:
+        check.kill()
+        check.communicate()
+    deadline = time.monotonic() + 5
+    while engines():
+        assert time.monotonic() < deadline, "the engine outlived the check"
+        time.sleep(0.05)
 
 
 def test_an_answer_without_its_empty_line_stops_and_names_the_game_checks_skipped():
