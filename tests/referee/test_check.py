@@ -90,14 +90,14 @@ def test_ctrl_c_ends_a_check_waiting_for_its_engine_and_leaves_no_engine(to_a_th
     """Ctrl-C while the engine keeps the check waiting for an answer (here for up to a
     minute) ends it with status 130 within moments, even when the kernel delivers the signal
     to the thread that drains the engine's standard error, and the engine goes with it."""
-    engine = ["sleep", "987"]
+    engine = [b"sleep", b"987"]
     check = subprocess.Popen([sys.executable, "-m", "referee", "check", "--engine",
-                              " ".join(engine), "--command-timeout", "60"],
+                              b" ".join(engine).decode(), "--command-timeout", "60"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              preexec_fn=interruptible)
 
     def engines() -> list[int]:
-        return processes_where(lambda entry: command_words(entry)[:2] == [b"sleep", b"987"])
+        return processes_where(lambda entry: command_words(entry)[:2] == engine)
     try:
         deadline = time.monotonic() + 30
         while not engines() or len(os.listdir(f"/proc/{check.pid}/task")) < 2:
