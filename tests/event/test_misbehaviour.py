@@ -54,7 +54,7 @@ def test_misbehaving_clients_lose_their_games_and_hurt_no_other(tmp_path, proces
         assert row["termination"] == expected, row
     log = server.output
     assert "Gamma (127.0.0.1" in log and "broke the protocol" in log
-    assert f"Delta (127.0.0.1" in log and "sent a message over 65536 bytes" in log
+    assert "Delta (127.0.0.1" in log and "sent a message over 65536 bytes" in log
     assert "more than 8 answers nobody asked for" in log
 
 
