@@ -4,12 +4,15 @@
 may start the suite with SIGINT ignored (a background job), children inherit that, and the
 Ctrl-C would then never count; :func:`another_thread` names a thread to send it to instead of
 the process. :func:`processes_where` reads ``/proc`` for the processes a test looks for (by
-command line, working folder or parent).
+command line, working folder or parent); :func:`wait_for` waits, bounded, until one is there
+or gone.
 """
 
 from __future__ import annotations
 
 import signal
+import subprocess
+import time
 from pathlib import Path
 
 
@@ -42,3 +45,14 @@ def processes_where(matches) -> list[int]:
 def command_words(entry: Path) -> list[bytes]:
     """The command line of the process of ``/proc`` folder ``entry``, word by word."""
     return (entry / "cmdline").read_bytes().split(b"\0")
+
+
+def wait_for(condition, seconds: float = 60.0, process: subprocess.Popen | None = None) -> None:
+    """Wait until ``condition()`` holds; fail after ``seconds``, or at once when ``process``
+    (the command under test) has ended meanwhile."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited too long"
+        assert process is None or process.poll() is None, \
+            f"the process ended early: {process.communicate()}"
+        time.sleep(0.02)

@@ -17,7 +17,8 @@ import pytest
 
 from referee.commands.check import EACH_LISTED_GAME, Checker
 
-from ..processes import another_thread, command_words, interruptible, processes_where
+from ..processes import (another_thread, command_words, interruptible, processes_where,
+                         wait_for)
 
 HERE = Path(__file__).parent
 PYTHON = shlex.quote(sys.executable)
@@ -99,20 +100,15 @@ def test_ctrl_c_ends_a_check_waiting_for_its_engine_and_leaves_no_engine(to_a_th
     def engines() -> list[int]:
         return processes_where(lambda entry: command_words(entry)[:2] == engine)
     try:
-        deadline = time.monotonic() + 30
-        while not engines() or len(os.listdir(f"/proc/{check.pid}/task")) < 2:
-            assert time.monotonic() < deadline, "the check never started its engine"
-            time.sleep(0.05)
+        wait_for(lambda: engines() and len(os.listdir(f"/proc/{check.pid}/task")) > 1,
+                 seconds=30, process=check)
         time.sleep(0.5)  # the check is now waiting for the answer to protocol_version
         os.kill(another_thread(check.pid) if to_a_thread else check.pid, signal.SIGINT)
         assert check.wait(10) == 130
     finally:
         check.kill()
         check.communicate()
-    deadline = time.monotonic() + 5
-    while engines():
-        assert time.monotonic() < deadline, "the engine outlived the check"
-        time.sleep(0.05)
+    wait_for(lambda: not engines(), seconds=5)  # the engine goes with the check
 
 
 def test_an_answer_without_its_empty_line_stops_and_names_the_game_checks_skipped():

@@ -25,6 +25,8 @@ import psutil  # noqa: E402  (a dependency of distributed)
 from referee.commands import cli
 from referee.run.cluster import ClusterError, connect
 
+from ..processes import wait_for
+
 PYTHON = shlex.quote(sys.executable)
 
 
@@ -56,14 +58,6 @@ def engines_alive(marker: int) -> list[int]:
 def rows_of(out: Path) -> list[dict]:
     path = out / "results.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
-
-def wait_for(condition, process: subprocess.Popen, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "waited too long"
-        assert process.poll() is None, f"the referee ended early: {process.communicate()}"
-        time.sleep(0.05)
 
 
 def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
@@ -114,7 +108,7 @@ def test_a_worker_killed_mid_run_costs_no_game_and_records_none_twice(tmp_path):
     referee = subprocess.Popen(match_command(out, 320, 12, "--cluster", "local:2", depth=2),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: len(rows_of(out)) >= 3, referee)
+        wait_for(lambda: len(rows_of(out)) >= 3, process=referee)
         workers = cluster_workers(referee)
         assert len(workers) == 2
         playing = [worker for worker in workers if worker.children()] or workers
@@ -167,7 +161,7 @@ def test_a_lost_scheduler_is_one_line_and_the_folder_resumes(tmp_path, scheduler
     referee = subprocess.Popen([*command, "--cluster", address], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: len(rows_of(out)) >= 3, referee)
+        wait_for(lambda: len(rows_of(out)) >= 3, process=referee)
         process.kill()
         stdout, stderr = referee.communicate(timeout=60)
     finally:

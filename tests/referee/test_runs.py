@@ -17,7 +17,7 @@ import pytest
 
 from referee.commands import cli
 
-from ..processes import command_words, interruptible, processes_where
+from ..processes import command_words, interruptible, processes_where, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
@@ -35,14 +35,6 @@ def engines_alive(marker: int) -> list[int]:
         words = command_words(entry)
         return b"--seed" in words and str(marker).encode() in words
     return processes_where(marked)
-
-
-def wait_for(condition, seconds: float = 60.0, process: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "waited too long"
-        assert process is None or process.poll() is None, "the referee ended early"
-        time.sleep(0.02)
 
 
 def rows_of(out: Path) -> list[dict]:
