@@ -47,12 +47,15 @@ def command_words(entry: Path) -> list[bytes]:
     return (entry / "cmdline").read_bytes().split(b"\0")
 
 
-def wait_for(condition, seconds: float = 60.0, process: subprocess.Popen | None = None) -> None:
-    """Wait until ``condition()`` holds; fail after ``seconds``, or at once when ``process``
-    (the command under test) has ended meanwhile."""
+def wait_for(condition, seconds: float = 60.0, process: subprocess.Popen | None = None,
+             what: str = "the condition"):
+    """Wait until ``condition()`` holds and return what it returned; fail after ``seconds``,
+    or at once when ``process`` (the command under test) has ended meanwhile. ``what`` names
+    the wait in the failure."""
     deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "waited too long"
+    while not (held := condition()):
+        assert time.monotonic() < deadline, f"waited {seconds:g} s for {what} in vain"
         assert process is None or process.poll() is None, \
             f"the process ended early: {process.communicate()}"
         time.sleep(0.02)
+    return held

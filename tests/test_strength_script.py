@@ -6,12 +6,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from .processes import processes_where
+from .processes import processes_where, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("strength", ROOT / "scripts" / "strength.py")
@@ -80,14 +79,8 @@ def test_a_run_told_to_stop_stops_its_match_and_engines(tmp_path):
     def running_from_the_copy() -> list[int]:
         """The processes whose working folder is the run's copy of the engine."""
         return processes_where(lambda entry: Path(os.readlink(entry / "cwd")) == tree)
-    deadline = time.monotonic() + 60
-    while len(running_from_the_copy()) < 2 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert len(running_from_the_copy()) >= 2, "the engines never started"
+    wait_for(lambda: len(running_from_the_copy()) >= 2, process=script, what="the engines")
     script.send_signal(signal.SIGTERM)
     assert script.wait(timeout=60) == 128 + signal.SIGTERM, script.stderr.read()
-    deadline = time.monotonic() + 10
-    while running_from_the_copy() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert running_from_the_copy() == []
+    wait_for(lambda: not running_from_the_copy(), 10, what="the engines to end")
     assert "Traceback" not in script.stderr.read().decode()

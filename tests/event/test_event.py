@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 import urllib.request
 
 import pytest
 
 from referee.records.folder import read_rows
 
-from ..processes import another_thread
+from ..processes import another_thread, wait_for
 from .helpers import (
     NAMES,
     SLOW_ENGINE,
@@ -140,13 +139,12 @@ def test_spectators_see_the_report_and_the_games_in_progress(tmp_path, processes
     processes.append(server)
     page = server.wait_for(r"spectators: (\S+)").group(1)
     processes += [connect(url, "Alpha", SLOW_ENGINE), connect(url, "Beta", SLOW_ENGINE)]
-    deadline = time.monotonic() + 20
-    live = {"games": []}
-    while not live["games"] and time.monotonic() < deadline:
+
+    def live() -> dict:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/live.json", timeout=5) as answer:
-            live = json.load(answer)
-        time.sleep(0.1)
-    assert live["games"] and live["games"][0]["black"] in ("Alpha", "Beta")
+            return json.load(answer)
+    games = wait_for(lambda: live()["games"], 20, what="a game on the live page")
+    assert games[0]["black"] in ("Alpha", "Beta")
     with urllib.request.urlopen(page, timeout=5) as answer:
         assert b"Alpha" in answer.read()
     with pytest.raises(urllib.error.HTTPError):

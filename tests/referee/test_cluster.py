@@ -136,10 +136,7 @@ def scheduler(tmp_path):
                                  "--dashboard-address", "127.0.0.1:0",
                                  "--scheduler-file", str(info)], stderr=subprocess.DEVNULL)]
     try:
-        deadline = time.monotonic() + 60
-        while not info.exists() or not info.read_text().strip():
-            assert time.monotonic() < deadline, "the scheduler did not start"
-            time.sleep(0.1)
+        wait_for(lambda: info.exists() and info.read_text().strip(), what="the scheduler")
         address = json.loads(info.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:"), address
         started.append(subprocess.Popen(
@@ -228,10 +225,8 @@ def test_a_scheduler_lost_while_a_result_is_fetched_is_the_same_one_line(schedul
     executor = connect(address)
     try:
         future = executor.submit(sum, [1, 2])
-        deadline = time.monotonic() + 60
-        while future.task.status != "finished":  # known finished here, not yet fetched
-            assert time.monotonic() < deadline, "the task did not finish"
-            time.sleep(0.01)
+        # Known finished here, not yet fetched.
+        wait_for(lambda: future.task.status == "finished", what="the task to finish")
         process.send_signal(signal.SIGSTOP)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             outcome = pool.submit(executor.wait, [future], 30)

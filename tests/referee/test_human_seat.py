@@ -32,6 +32,8 @@ from referee.play.game import play_game
 from referee.play.human import HumanChannel, Seat
 from referee.report.seat import SeatServer, choices, why_not
 
+from ..processes import wait_for
+
 
 class Page:
     """Requests as the page makes them (or as a forger would), to one server."""
@@ -136,10 +138,8 @@ def test_takeback_undoes_both_moves_everywhere_and_the_record_holds_the_game(tab
     assert page.move("a1-a2", 0)[0] == 200
     page.my_turn(0)
     assert page.call("POST", "/takeback", {"token": page.token, "ply": 2}) == (200, {})
-    deadline = time.monotonic() + 10
-    while page.state()["ply"] != 0 or not page.state()["your_turn"]:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_for(lambda: (state := page.state())["ply"] == 0 and state["your_turn"], 10,
+             what="the game back at its start")
     assert seat.moves == []
     # Played on to the end: the record holds the moves after the takeback only.
     ply = 0
@@ -149,10 +149,7 @@ def test_takeback_undoes_both_moves_everywhere_and_the_record_holds_the_game(tab
         text = position.legal_move_texts()[-1]
         assert page.move(text, ply)[0] == 200
         ply += 1
-    deadline = time.monotonic() + 10
-    while not records:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_for(lambda: records, 10, what="the game's record")
     record = records[0]
     assert record.moves == state["moves"]
     assert record.timed_moves == [(len(record.moves) + 1) // 2, len(record.moves) // 2]
@@ -164,10 +161,7 @@ def test_resigning_and_leaving(table):
     seat, page, records = table
     page.my_turn()
     assert page.call("POST", "/resign", {"token": page.token, "ply": 0}) == (200, {})
-    deadline = time.monotonic() + 10
-    while not records:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_for(lambda: records, 10, what="the game's record")
     assert (records[0].result, records[0].termination.value) == ("W+", "resign")
 
 
@@ -176,10 +170,7 @@ def test_a_person_who_leaves_resigns(monkeypatch, table):
     monkeypatch.setattr("referee.play.human.GRACE", 0.2)
     page.my_turn()
     assert page.call("POST", "/leave", {"token": page.token}) == (200, {})
-    deadline = time.monotonic() + 10
-    while not records:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_for(lambda: records, 10, what="the game's record")
     assert records[0].termination.value == "resign"
     # Its page gone, another tab may take the seat.
     assert page.call("POST", "/claim", {})[0] == 200

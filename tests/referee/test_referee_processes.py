@@ -18,7 +18,7 @@ import pytest
 from referee.commands import cli
 from referee.play.channel import ChannelClosed, EngineChannel, GtpFailure, IllFormedAnswer
 
-from ..processes import interruptible
+from ..processes import interruptible, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 BAD = shlex.quote(str(Path(__file__).with_name("bad_engine.py")))
@@ -160,6 +160,11 @@ def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsy
 
 # --- a whole match, killed and resumed ---------------------------------------------------
 
+def first_row_written(results: Path) -> bool:
+    """Whether ``results`` (a run's results.jsonl) holds a whole row."""
+    return results.exists() and results.read_text().count("\n") >= 1
+
+
 def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
     out = tmp_path / "match"
     command = [sys.executable, "-m", "referee", "match", "--game", "loa", "--games", "6",
@@ -168,10 +173,7 @@ def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
     first_run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL, start_new_session=True)
     results = out / "results.jsonl"
-    deadline = time.monotonic() + 60
-    while not (results.exists() and results.read_text().count("\n") >= 1):
-        assert time.monotonic() < deadline and first_run.poll() is None
-        time.sleep(0.02)
+    wait_for(lambda: first_row_written(results), process=first_run, what="a first game")
     os.killpg(first_run.pid, signal.SIGKILL)
     first_run.wait()
     kept = rows_of(out)
@@ -211,10 +213,7 @@ def test_an_interrupted_match_stops_at_once_and_says_how_to_resume(tmp_path):
     run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, preexec_fn=interruptible)
     results = out / "results.jsonl"
-    deadline = time.monotonic() + 60
-    while not (results.exists() and results.read_text().count("\n") >= 1):
-        assert time.monotonic() < deadline and run.poll() is None
-        time.sleep(0.02)
+    wait_for(lambda: first_row_written(results), process=run, what="a first game")
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=20)
     assert run.returncode == 130

@@ -12,7 +12,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from referee.plan.time_control import TimeControl
 from referee.play.channel import EngineChannel
 from referee.play.game import play_game
 
-from ..processes import command_words, processes_where
+from ..processes import command_words, processes_where, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
@@ -141,14 +140,10 @@ def processes_marked(mark: int) -> list[int]:
     return processes_where(lambda entry: f"1000.{mark}".encode() in command_words(entry))
 
 
-def gone(mark: int, seconds: float = 10.0) -> bool:
-    """Whether the marked processes are all gone within ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while processes_marked(mark):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+def wait_until_gone(*marks: int) -> None:
+    """Wait, at most 10 s, until no process of any of ``marks`` is left."""
+    wait_for(lambda: not any(processes_marked(mark) for mark in marks), 10.0,
+             what=f"the processes marked {marks} to end")
 
 
 @pytest.fixture
@@ -166,7 +161,7 @@ def test_nothing_an_engine_starts_outlives_a_match(tmp_path, mark, how):
     done = referee("match", "--game", "breakthrough", "--engine", orphaning, "--engine", crashing,
                    "--games", "2", "--max-moves", "12", "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
-    assert gone(mark) and gone(mark + 1)
+    wait_until_gone(mark, mark + 1)
 
 
 def test_nothing_an_engine_starts_outlives_a_game_on_a_dask_worker(tmp_path, mark):
@@ -178,14 +173,14 @@ def test_nothing_an_engine_starts_outlives_a_game_on_a_dask_worker(tmp_path, mar
                    "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     assert len(rows_of(tmp_path / "out")) == 2
-    assert gone(mark) and gone(mark + 1)
+    wait_until_gone(mark, mark + 1)
 
 
 def test_nothing_an_engine_starts_outlives_its_check(mark):
     done = referee("check", "--engine", f"{BAD_ENGINE} --orphan setsid={mark}", "--game",
                    "breakthrough")
     assert "Traceback" not in done.stderr
-    assert gone(mark)
+    wait_until_gone(mark)
 
 
 def test_nothing_an_engine_starts_outlives_a_referee_killed_outright(tmp_path, mark):
@@ -195,14 +190,12 @@ def test_nothing_an_engine_starts_outlives_a_referee_killed_outright(tmp_path, m
                             "--out", str(tmp_path / "out")],
                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while len(processes_marked(mark)) < 2:
-            assert time.monotonic() < deadline and run.poll() is None
-            time.sleep(0.05)
+        wait_for(lambda: len(processes_marked(mark)) >= 2, process=run,
+                 what="both engines' orphans")
     finally:
         run.kill()
         run.wait()
-    assert gone(mark)
+    wait_until_gone(mark)
 
 
 def test_an_engine_past_its_memory_limit_loses_by_a_forfeit_that_says_so(tmp_path):
