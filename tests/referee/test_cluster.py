@@ -60,14 +60,15 @@ def rows_of(out: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
-    """Those of ``pids`` still running after up to ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while pids and time.monotonic() < deadline:
-        pids = [pid for pid in pids if psutil.pid_exists(pid)
-                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
-        time.sleep(0.1)
-    return pids
+def still_running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that have not ended (a zombie has)."""
+    return [pid for pid in pids if psutil.pid_exists(pid)
+            and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+
+
+def wait_until_gone(pids: list[int]) -> None:
+    """Wait, at most 10 s, until none of ``pids`` is running."""
+    wait_for(lambda: not still_running(pids), 10.0, what=f"processes {pids} to end")
 
 
 def game_numbers(out: Path) -> list[int]:
@@ -94,7 +95,7 @@ def test_local_cluster_records_games_as_local_threads_do(tmp_path):
     summaries = [json.loads((out / "summary.json").read_text()) for out in (local, cluster)]
     assert summaries[0].keys() == summaries[1].keys()
     assert summaries[1]["games"] == 6
-    assert wait_gone(engines_alive(310)) == []
+    wait_until_gone(engines_alive(310))
 
 
 def cluster_workers(referee: subprocess.Popen) -> list[psutil.Process]:
@@ -122,8 +123,8 @@ def test_a_worker_killed_mid_run_costs_no_game_and_records_none_twice(tmp_path):
     assert referee.returncode == 0, stderr
     assert game_numbers(out) == list(range(1, 13))  # each game once, none missing
     assert len(list((out / "games").iterdir())) == 12
-    assert wait_gone(engines) == []  # the killed worker's engines went with it
-    assert wait_gone(engines_alive(320)) == []
+    wait_until_gone(engines)  # the killed worker's engines went with it
+    wait_until_gone(engines_alive(320))
 
 
 @pytest.fixture
