@@ -20,6 +20,8 @@ from referee.play.adjudication import prove
 from referee.play.channel import EngineChannel
 from referee.play.game import play_game
 
+from ..results import rows_written
+
 PYTHON = shlex.quote(sys.executable)
 SCORING = f"{PYTHON} {shlex.quote(str(Path(__file__).with_name('scoring_engine.py')))}"
 
@@ -176,7 +178,7 @@ engine = [{json.dumps(engine)}, {json.dumps(engine)}]
 ''')
     out = tmp_path / "out"
     assert run_cli("--config", str(config), "--out", str(out)) == 0
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    rows = rows_written(out)
     assert [(row["termination"], row["plies"], row["at_fault"]) for row in rows] == [
         ("adjudicated_exact", 0, None)] * 2
     summary = json.loads((out / "summary.json").read_text())

@@ -26,6 +26,7 @@ from referee.commands import cli
 from referee.run.cluster import ClusterError, connect
 
 from ..processes import wait_for
+from ..results import rows_written
 
 PYTHON = shlex.quote(sys.executable)
 
@@ -55,11 +56,6 @@ def engines_alive(marker: int) -> list[int]:
     return alive
 
 
-def rows_of(out: Path) -> list[dict]:
-    path = out / "results.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
-
 def still_running(pids: list[int]) -> list[int]:
     """Those of ``pids`` that have not ended (a zombie has)."""
     return [pid for pid in pids if psutil.pid_exists(pid)
@@ -72,7 +68,7 @@ def wait_until_gone(pids: list[int]) -> None:
 
 
 def game_numbers(out: Path) -> list[int]:
-    return sorted(row["game_no"] for row in rows_of(out))
+    return sorted(row["game_no"] for row in rows_written(out))
 
 
 def test_local_cluster_records_games_as_local_threads_do(tmp_path):
@@ -82,8 +78,8 @@ def test_local_cluster_records_games_as_local_threads_do(tmp_path):
     ran = subprocess.run(match_command(cluster, 310, 6, "--cluster", "local:2"), check=True,
                          capture_output=True, text=True, timeout=120)
     assert "Dask cluster local:2: 2 workers, 2 threads; dashboard http" in ran.stdout
-    by_thread = {row["game_no"]: row for row in rows_of(local)}
-    by_cluster = {row["game_no"]: row for row in rows_of(cluster)}
+    by_thread = {row["game_no"]: row for row in rows_written(local)}
+    by_cluster = {row["game_no"]: row for row in rows_written(cluster)}
     assert sorted(by_cluster) == sorted(by_thread) == list(range(1, 7))
     for number, row in by_cluster.items():
         assert row.keys() == by_thread[number].keys()
@@ -109,7 +105,7 @@ def test_a_worker_killed_mid_run_costs_no_game_and_records_none_twice(tmp_path):
     referee = subprocess.Popen(match_command(out, 320, 12, "--cluster", "local:2", depth=2),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: len(rows_of(out)) >= 3, process=referee)
+        wait_for(lambda: len(rows_written(out)) >= 3, process=referee)
         workers = cluster_workers(referee)
         assert len(workers) == 2
         playing = [worker for worker in workers if worker.children()] or workers
@@ -159,7 +155,7 @@ def test_a_lost_scheduler_is_one_line_and_the_folder_resumes(tmp_path, scheduler
     referee = subprocess.Popen([*command, "--cluster", address], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: len(rows_of(out)) >= 3, process=referee)
+        wait_for(lambda: len(rows_written(out)) >= 3, process=referee)
         process.kill()
         stdout, stderr = referee.communicate(timeout=60)
     finally:
@@ -183,7 +179,7 @@ def test_a_run_without_cluster_does_not_import_dask(tmp_path):
     ran = subprocess.run([sys.executable, "-c", script,
                           *match_command(tmp_path / "out", 340, 1)[3:]],
                          capture_output=True, text=True, check=True, timeout=120)
-    assert len(rows_of(tmp_path / "out")) == 1
+    assert len(rows_written(tmp_path / "out")) == 1
     assert ran.stdout.splitlines()[-1] == "False False"
 
 

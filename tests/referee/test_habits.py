@@ -15,6 +15,8 @@ import pytest
 from referee.commands import cli
 from referee.commands.habits import parse_tc, translate
 
+from ..results import rows_written
+
 PYTHON = shlex.quote(sys.executable)
 INSTANT = f"{PYTHON} {shlex.quote(str(Path(__file__).with_name('bad_engine.py')))}"
 OPTIONS = cli.long_options(cli.match)
@@ -174,7 +176,7 @@ def test_our_engine_against_its_baseline_is_named_shortly_and_reads_at_100_colum
                                  "--engine", f"{ours} --depth 1", "--engine",
                                  f"{ours} --algorithm greedy", "--games", "2", "--out", str(out))
     assert status == 0
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    rows = rows_written(out)
     assert {(row["black"], row["white"]) for row in rows} == {
         ("olympiad-engine", "olympiad-greedy"), ("olympiad-greedy", "olympiad-engine")}
     shown = printed.replace(str(out), "out")  # as the quick start shows its folder: by name

@@ -19,6 +19,7 @@ from referee.commands import cli
 from referee.play.channel import ChannelClosed, EngineChannel, GtpFailure, IllFormedAnswer
 
 from ..processes import interruptible, wait_for
+from ..results import rows_written
 
 REPO = Path(__file__).resolve().parents[2]
 BAD = shlex.quote(str(Path(__file__).with_name("bad_engine.py")))
@@ -28,10 +29,6 @@ OURS = f"{PYTHON} -m protocol.cli --depth 1 --seed 3"
 
 def bad_engine(*arguments: str) -> str:
     return " ".join([PYTHON, BAD, *arguments])
-
-
-def rows_of(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
 
 
 def run_match(out: Path, *engines: str, games: int = 2, options: tuple[str, ...] = ()) -> None:
@@ -100,7 +97,7 @@ RESTARTED = {"timeout", "crash", "protocol_error"}
 ])
 def test_a_misbehaving_engine_forfeits_and_the_match_goes_on(fault, termination, reason, tmp_path):
     run_match(tmp_path, bad_engine("--fault", fault, "--at", "2"), OURS)
-    first, second = rows_of(tmp_path)
+    first, second = rows_written(tmp_path)
     assert (first["result"], first["at_fault"]) == ("W+", "black")
     assert first["termination"] == termination
     assert reason in first["reason"]
@@ -115,7 +112,7 @@ def test_a_misbehaving_engine_forfeits_and_the_match_goes_on(fault, termination,
 
 def test_a_flood_on_stderr_neither_blocks_nor_fills_the_referee(tmp_path):
     run_match(tmp_path, bad_engine("--fault", "flood-stderr", "--at", "2"), OURS, games=1)
-    (row,) = rows_of(tmp_path)
+    (row,) = rows_written(tmp_path)
     assert row["termination"] in ("normal", "repetition", "move_limit")
     assert 0 < len(row["black_stderr"]) <= 2000 and set(row["black_stderr"]) <= {"e", "\n"}
 
@@ -138,7 +135,7 @@ def test_an_engine_that_cannot_start_is_named_before_any_game(command, why, tmp_
 
 def test_an_engine_that_dies_at_start_up_loses_by_crash(tmp_path, capsys):
     run_match(tmp_path, f"{PYTHON} -c 'import sys; sys.exit(3)'", OURS)
-    rows = rows_of(tmp_path)
+    rows = rows_written(tmp_path)
     assert [(row["result"], row["termination"], row["plies"]) for row in rows] == [
         ("W+", "crash", 0), ("B+", "crash", 0)]
     assert "exit status 3" in rows[0]["reason"]
@@ -148,7 +145,7 @@ def test_an_engine_that_dies_at_start_up_loses_by_crash(tmp_path, capsys):
 def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsys):
     engines = [OURS, f"{PYTHON} -m protocol.cli --depth 1 --seed 8", bad_engine()]
     run_match(tmp_path, *engines, options=("--concurrency", "2"))
-    rows = rows_of(tmp_path)
+    rows = rows_written(tmp_path)
     assert sorted(row["game_no"] for row in rows) == [1, 2, 3, 4, 5, 6]
     pairings = sorted((row["black_index"], row["white_index"]) for row in rows)
     assert pairings == [(1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2)]
@@ -176,13 +173,13 @@ def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
     wait_for(lambda: first_row_written(results), process=first_run, what="a first game")
     os.killpg(first_run.pid, signal.SIGKILL)
     first_run.wait()
-    kept = rows_of(out)
+    kept = rows_written(out)
     assert 1 <= len(kept) < 6
     with results.open("a") as file:  # as if the kill had come in the middle of a row
         file.write('{"game_no": 6, "game": "lo')
     second_run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert second_run.returncode == 0, second_run.stderr
-    rows = rows_of(out)
+    rows = rows_written(out)
     assert [row["game_no"] for row in rows[:len(kept)]] == [row["game_no"] for row in kept]
     assert rows[:len(kept)] == kept
     assert sorted(row["game_no"] for row in rows) == [1, 2, 3, 4, 5, 6]
@@ -219,5 +216,5 @@ def test_an_interrupted_match_stops_at_once_and_says_how_to_resume(tmp_path):
     assert run.returncode == 130
     assert err.splitlines()[-1].startswith("olympiad-referee: interrupted after")
     assert "Traceback" not in err
-    rows = rows_of(out)
+    rows = rows_written(out)
     assert 1 <= len(rows) < 100 and len({row["game_no"] for row in rows}) == len(rows)

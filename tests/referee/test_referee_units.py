@@ -45,6 +45,8 @@ from referee.stats import format_summary, summarize
 from referee.stats.elo import score_to_elo, wilson_interval
 from referee.stats.elo.wdl import wdl_estimate
 
+from ..results import rows_written
+
 SPEC_FIELDS = {"game_no", "game", "black", "white", "black_index", "white_index", "result",
                "termination", "reason", "moves", "plies", "black_time", "white_time"}
 
@@ -243,7 +245,7 @@ def test_runner_in_process_writes_rows_and_sgf(tmp_path):
     run = Run(Setup("loa", max_moves=30), specs, schedule(3, 2, seed=3), tmp_path, 3)
     assert Runner(run, ThreadExecutor(3), results, starter=in_process_starter).execute() is None
     results.close()
-    rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    rows = rows_written(tmp_path)
     assert sorted(row["game_no"] for row in rows) == list(range(1, 7)) == sorted(
         results.finished)
     assert run.tally.games == 6

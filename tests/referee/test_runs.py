@@ -18,6 +18,7 @@ import pytest
 from referee.commands import cli
 
 from ..processes import command_words, interruptible, processes_where, wait_for
+from ..results import rows_written
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
@@ -35,11 +36,6 @@ def engines_alive(marker: int) -> list[int]:
         words = command_words(entry)
         return b"--seed" in words and str(marker).encode() in words
     return processes_where(marked)
-
-
-def rows_of(out: Path) -> list[dict]:
-    path = out / "results.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def match_command(out: Path, marker: int, games: int = 40, *extra: str) -> list[str]:
@@ -61,14 +57,14 @@ def marker() -> int:
 def test_a_first_ctrl_c_lets_the_games_in_flight_finish(tmp_path, marker):
     out = tmp_path / "run"
     run = start(match_command(out, marker))
-    wait_for(lambda: len(rows_of(out)) >= 1 and len(engines_alive(marker)) >= 4, process=run)
+    wait_for(lambda: len(rows_written(out)) >= 1 and len(engines_alive(marker)) >= 4, process=run)
     run.send_signal(signal.SIGINT)
     stdout, stderr = run.communicate(timeout=60)
     assert run.returncode == 130, stderr
     assert "stopping: no new games, those in flight finish" in stderr
     assert stderr.splitlines()[-1].startswith("olympiad-referee: interrupted after")
     assert "Traceback" not in stderr and " #  engine" in stdout
-    rows = rows_of(out)
+    rows = rows_written(out)
     assert 2 <= len(rows) < 80 and len({row["game_no"] for row in rows}) == len(rows)
     assert json.loads((out / "summary.json").read_text())["games"] == len(rows)
     assert engines_alive(marker) == []
@@ -77,18 +73,18 @@ def test_a_first_ctrl_c_lets_the_games_in_flight_finish(tmp_path, marker):
 def test_a_second_ctrl_c_stops_at_once_and_a_resume_plays_those_games_again(tmp_path, marker):
     out = tmp_path / "run"
     run = start(match_command(out, marker, 8))
-    wait_for(lambda: len(rows_of(out)) >= 1 and len(engines_alive(marker)) >= 4, process=run)
+    wait_for(lambda: len(rows_written(out)) >= 1 and len(engines_alive(marker)) >= 4, process=run)
     run.send_signal(signal.SIGINT)
     time.sleep(0.05)
     run.send_signal(signal.SIGINT)
     _, stderr = run.communicate(timeout=60)
     assert run.returncode == 130 and "stopping now" in stderr and "Traceback" not in stderr
     assert engines_alive(marker) == []
-    kept = rows_of(out)
+    kept = rows_written(out)
     again = subprocess.run(match_command(out, marker, 8), cwd=REPO, capture_output=True,
                            text=True, timeout=300)
     assert again.returncode == 0, again.stderr
-    rows = rows_of(out)
+    rows = rows_written(out)
     assert rows[:len(kept)] == kept
     assert sorted(row["game_no"] for row in rows) == list(range(1, 9))
     assert engines_alive(marker) == []
@@ -103,7 +99,7 @@ def test_a_busy_folder_is_refused_and_a_killed_referee_leaves_no_lock_or_engine(
                                                                                  marker):
     out = tmp_path / "run"
     first = start(match_command(out, marker, 4))
-    wait_for(lambda: len(rows_of(out)) >= 1 and len(engines_alive(marker)) >= 4,
+    wait_for(lambda: len(rows_written(out)) >= 1 and len(engines_alive(marker)) >= 4,
              process=first)
     first.send_signal(signal.SIGSTOP)  # frozen, so the folder holds still while we look
     try:
@@ -119,11 +115,11 @@ def test_a_busy_folder_is_refused_and_a_killed_referee_leaves_no_lock_or_engine(
         first.send_signal(signal.SIGCONT)
         first.communicate()
     wait_for(lambda: engines_alive(marker) == [], seconds=30)  # they see their terminal go
-    kept = rows_of(out)
+    kept = rows_written(out)
     resumed = subprocess.run(match_command(out, marker, 4), cwd=REPO, capture_output=True,
                              text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
-    rows = rows_of(out)
+    rows = rows_written(out)
     assert rows[:len(kept)] == kept and sorted(row["game_no"] for row in rows) == [1, 2, 3, 4]
 
 
@@ -154,7 +150,7 @@ init = ["name", "version"]
 ''')
     assert run_cli("--config", str(config), "--games", "2", "--out", str(tmp_path / "out"),
                    "--engine-option", "1:move-time=3") == 0
-    rows = rows_of(tmp_path / "out")
+    rows = rows_written(tmp_path / "out")
     assert [(row["black"], row["white"]) for row in rows] == [("first", "second"),
                                                             ("second", "first")]
     saved = json.loads((tmp_path / "out" / "match.json").read_text())
@@ -235,7 +231,7 @@ def test_a_gauntlet_and_a_book_from_the_command_line(tmp_path, capsys):
     assert run_cli("--game", "breakthrough", *engines, "--gauntlet", "1", "--games", "4",
                    "--openings", str(book), "--out", str(tmp_path / "out"),
                    "--max-moves", "10") == 0
-    rows = sorted(rows_of(tmp_path / "out"), key=lambda row: row["game_no"])
+    rows = sorted(rows_written(tmp_path / "out"), key=lambda row: row["game_no"])
     assert len(rows) == 8 and all(1 in (row["black_index"], row["white_index"]) for row in rows)
     assert [row["pair"] for row in rows] == [1, 1, 2, 2, 3, 3, 4, 4]
     assert [row["opening"] for row in rows] == [1, 1, 1, 1, 2, 2, 2, 2]
@@ -270,7 +266,7 @@ def test_a_resume_with_another_book_is_refused(tmp_path, capsys):
             "--max-moves", "6", "--out", str(tmp_path / "out")]
     assert run_cli(*base, "--openings", str(first)) == 0
     assert run_cli(*base, "--openings", str(first), "--games", "4") == 0
-    assert len(rows_of(tmp_path / "out")) == 4
+    assert len(rows_written(tmp_path / "out")) == 4
     assert run_cli(*base, "--openings", str(second)) == 2
     assert "holds a match with other settings: book digest " in capsys.readouterr().err
-    assert len(rows_of(tmp_path / "out")) == 4
+    assert len(rows_written(tmp_path / "out")) == 4

@@ -27,6 +27,8 @@ from referee.run.observer import Run, RunObserver
 from referee.run.runner import Runner
 from referee.stats import SprtSettings, summarize
 
+from ..results import rows_written
+
 
 class Recording(Channel):
     """Our engine at depth 1, keeping every command it was sent; ``delay`` seconds per genmove,
@@ -227,10 +229,6 @@ class Watcher(RunObserver):
         self.stopped = stopped
 
 
-def rows_in(out):
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-
-
 def run_in_process(out, planned, sprt=None, concurrency=2, observer=None):
     results = ResultsFile(out / "results.jsonl")
     run = Run(Setup("breakthrough", max_moves=60), SPECS, planned, out, 1, sprt)
@@ -243,10 +241,10 @@ def run_in_process(out, planned, sprt=None, concurrency=2, observer=None):
 def test_a_run_resumed_in_the_middle_of_a_pair_plays_only_what_is_missing(tmp_path):
     planned = plan(2, 4, seed=3, paired=True)
     stopped, _ = run_in_process(tmp_path, planned[:1], concurrency=1)
-    assert stopped is None and [row["game_no"] for row in rows_in(tmp_path)] == [1]
+    assert stopped is None and [row["game_no"] for row in rows_written(tmp_path)] == [1]
     watcher = Watcher()
     stopped, runner = run_in_process(tmp_path, planned, observer=watcher)
-    rows = rows_in(tmp_path)
+    rows = rows_written(tmp_path)
     assert stopped is None and sorted(row["game_no"] for row in rows) == [1, 2, 3, 4]
     assert sorted(watcher.started) == [2, 3, 4] and sorted(watcher.finished) == [2, 3, 4]
     assert [row["pair"] for row in sorted(rows, key=lambda row: row["game_no"])] == [1, 1, 2, 2]
@@ -260,7 +258,7 @@ def test_the_run_stops_by_itself_on_an_sprt_verdict(tmp_path):
     planned = plan(2, 200, seed=3, paired=True)
     watcher = Watcher()
     stopped, runner = run_in_process(tmp_path, planned, sprt, observer=watcher)
-    rows = rows_in(tmp_path)
+    rows = rows_written(tmp_path)
     assert stopped == "sprt" == watcher.stopped and runner.verdict == "H1"
     assert 0 < len(rows) < len(planned) and len({row["game_no"] for row in rows}) == len(rows)
     saved = json.loads((tmp_path / "summary.json").read_text())
@@ -268,17 +266,17 @@ def test_the_run_stops_by_itself_on_an_sprt_verdict(tmp_path):
     assert saved == json.loads(json.dumps(again.as_json())) and saved["sprt"]["verdict"] == "H1"
     assert saved["sprt"]["llr"] >= saved["sprt"]["upper"]
     stopped, _ = run_in_process(tmp_path, planned, sprt)  # decided: nothing more to play
-    assert stopped == "sprt" and rows_in(tmp_path) == rows
+    assert stopped == "sprt" and rows_written(tmp_path) == rows
 
 
 def test_a_finished_game_is_written_once(tmp_path):
     stopped, runner = run_in_process(tmp_path, plan(2, 2, seed=1))
-    rows = rows_in(tmp_path)
+    rows = rows_written(tmp_path)
     results = ResultsFile(tmp_path / "results.jsonl")
     again = Runner(runner.run, ThreadExecutor(1), results, starter=start_in_process)
     again._write(FinishedGame(dict(rows[0]), GameResult.from_row(rows[0]), (), "black"))
     results.close()
-    assert rows_in(tmp_path) == rows and runner.summary.games == 2
+    assert rows_written(tmp_path) == rows and runner.summary.games == 2
 
 
 def test_a_folder_is_locked_while_a_referee_holds_it(tmp_path):

@@ -23,6 +23,7 @@ from referee.play.channel import EngineChannel
 from referee.play.game import play_game
 
 from ..processes import command_words, processes_where, wait_for
+from ..results import rows_written
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = shlex.quote(sys.executable)
@@ -47,11 +48,6 @@ def quick_match(out: Path, games: int) -> list[str]:
             "--games", str(games), "--max-moves", "12", "--seed", "3", "--out", str(out)]
 
 
-def rows_of(out: Path) -> list[dict]:
-    """The rows of the complete lines of ``results.jsonl`` (not a last line cut short)."""
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().split("\n")[:-1]]
-
-
 def test_a_rerun_on_a_full_disk_keeps_every_finished_game(tmp_path):
     out = tmp_path / "out"
     assert referee(*quick_match(out, 12)).returncode == 0
@@ -69,11 +65,11 @@ def test_a_disk_that_fills_mid_run_stops_it_with_one_line_and_the_same_command_r
     error = full.stderr.splitlines()[-1]
     assert error.startswith("olympiad-referee: error: cannot write ") and "results.jsonl" in error
     assert "free some space" in error and "run the same command" in error
-    kept = rows_of(out)
+    kept = rows_written(out)
     assert 0 < len(kept) < 30
     resumed = referee(*quick_match(out, 30))
     assert resumed.returncode == 0, resumed.stderr
-    rows = rows_of(out)
+    rows = rows_written(out)
     assert rows[:len(kept)] == kept
     assert sorted(row["game_no"] for row in rows) == list(range(1, 31))
 
@@ -172,7 +168,7 @@ def test_nothing_an_engine_starts_outlives_a_game_on_a_dask_worker(tmp_path, mar
                    "--games", "2", "--max-moves", "12", "--cluster", "local:1",
                    "--out", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
-    assert len(rows_of(tmp_path / "out")) == 2
+    assert len(rows_written(tmp_path / "out")) == 2
     wait_until_gone(mark, mark + 1)
 
 
@@ -297,7 +293,7 @@ def test_engines_are_named_by_their_own_answers_and_their_command_lines_stay_pri
     arguments[arguments.index(BAD_ENGINE, arguments.index("--engine") + 2)] = \
         f"{BAD_ENGINE} --at 9"
     assert referee(*arguments).returncode == 0
-    names = {row["black"] for row in rows_of(out)} | {row["white"] for row in rows_of(out)}
+    names = {row[colour] for row in rows_written(out) for colour in ("black", "white")}
     assert names == {"olympiad-engine", "olympiad-engine (--at 9)"}  # one version: not shown
     page = (out / "report.html").read_text()
     assert "olympiad-engine (--at 9)" in page and "bad_engine.py" not in page
@@ -307,7 +303,7 @@ def test_engines_are_named_by_their_own_answers_and_their_command_lines_stay_pri
     (out / "match.json").write_text(json.dumps(settings))
     arguments[arguments.index("--games") + 1] = "4"
     assert referee(*arguments).returncode == 0
-    assert {row["black"] for row in rows_of(out)[2:]} | {row["white"] for row in rows_of(out)[2:]} \
+    assert {row[colour] for row in rows_written(out)[2:] for colour in ("black", "white")} \
         == {"renamed on disk", "olympiad-engine (--at 9)"}
 
 
@@ -318,6 +314,6 @@ def test_a_resume_asking_for_fewer_games_still_sums_up_every_game_of_the_folder(
     assert again.returncode == 0, again.stderr
     assert "holds 6 finished games, more than the 2 asked for" in again.stderr
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["games"] == 6 and len(rows_of(out)) == 6
+    assert summary["games"] == 6 and len(rows_written(out)) == 6
     assert "6 of 2 games" not in (out / "report.html").read_text()
     assert (out / "report-assets" / "games.js").read_text().count("OlympiadReport.listed(") == 6

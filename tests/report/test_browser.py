@@ -22,6 +22,7 @@ from referee.report.png import find_browser
 from referee.records.results import game_of_row as game_of
 from referee.report.server import LiveGame, LiveGames, ReportServer
 
+from ..results import rows_written
 from ..test_drawing import IN_HAND, ON_BOARD, domino_names
 from .browser import Browser
 from .conftest import PYTHON, run_match
@@ -64,10 +65,6 @@ def browser():
     chromium.close()
 
 
-def rows_of(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-
-
 def shown_ply(browser: Browser) -> int:
     return int(browser.evaluate("document.getElementById('board').dataset.ply"))
 
@@ -106,7 +103,7 @@ def test_the_report_opens_from_disk_and_every_game_replays(browser, breakthrough
     assert sorted(names) == sorted(json.loads((breakthrough_match / "summary.json")
                                               .read_text())["engines"])
     browser.screenshot(screenshots / "breakthrough-summary.png")
-    rows = rows_of(breakthrough_match)
+    rows = rows_written(breakthrough_match)
     for row in rows:
         step_through(browser, breakthrough_match, row, screenshots)
     assert browser.errors == []
@@ -114,7 +111,7 @@ def test_the_report_opens_from_disk_and_every_game_replays(browser, breakthrough
 
 def test_buttons_a_ply_link_flip_and_copy(browser, breakthrough_match):
     write_report(breakthrough_match)
-    row = rows_of(breakthrough_match)[0]
+    row = rows_written(breakthrough_match)[0]
     url = (breakthrough_match / REPORT_NAME).resolve().as_uri()
     browser.open(f"{url}#game-1-ply-5")
     browser.wait_for("document.getElementById('board').dataset.ply === '5'")
@@ -145,7 +142,7 @@ def test_buttons_a_ply_link_flip_and_copy(browser, breakthrough_match):
 def test_a_short_match_of_every_game_replays(browser, name, tmp_path, screenshots):
     out = run_match(tmp_path / name, name, 1, 12)
     write_report(out)
-    for row in rows_of(out):
+    for row in rows_written(out):
         step_through(browser, out, row, screenshots)
     assert browser.errors == []
 
@@ -191,7 +188,7 @@ def test_the_evaluation_graph_and_the_pv_of_a_run_played_with_genmove_analyze(
     out = run_match(tmp_path / "analysed", "breakthrough", 1, 16, "--engine", ANALYSING[0],
                     "--engine", ANALYSING[1], engines=())
     write_report(out)
-    row = rows_of(out)[0]
+    row = rows_written(out)[0]
     assert all(entry is not None for entry in row["analysis"])
     url = (out / REPORT_NAME).resolve().as_uri()
     browser.open(f"{url}#game-1-ply-3")

@@ -31,6 +31,7 @@ from referee.records.results import game_of_row as game_of
 from referee.report.png import find_browser
 
 from ..processes import another_thread, interruptible
+from ..results import rows_written
 from .browser import Browser
 
 CHROMIUM = find_browser()
@@ -194,7 +195,7 @@ def choose(position, prefer: str, rng: random.Random) -> str:
 def check_record(out: Path, played: list[str]) -> None:
     """The results row and the SGF record hold the game the page showed, and the rules agree
     with how it ended."""
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    rows = rows_written(out)
     assert len(rows) == 1
     row = rows[0]
     assert row["moves"] == played
@@ -309,7 +310,7 @@ def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp
         errors = command.stop()
     assert command.process.returncode == 130, errors
     assert not command.descendants()
-    rows = [json.loads(line) for line in (command.out / "results.jsonl").read_text().splitlines()]
+    rows = rows_written(command.out)
     assert [(row["white"], row["result"], row["termination"]) for row in rows] == [
         ("human", "B+", "resign"), (RANDOM_ENGINE, "W+", "resign")]
     assert rows[0]["moves"][0] == "b2-b3" and len(rows[0]["moves"]) == 2

@@ -37,11 +37,8 @@ from referee.report.server import LiveGame, LiveGames, ReportServer
 from referee.stats import SprtSettings, Tally, history, summarize
 
 from ..processes import another_thread, interruptible
+from ..results import rows_written
 from .conftest import run_match
-
-
-def rows_of(out: Path) -> list[dict]:
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
 
 
 def loaded(script: str) -> dict:
@@ -54,7 +51,7 @@ def loaded(script: str) -> dict:
 # --- replays -----------------------------------------------------------------------------
 
 def test_every_ply_of_a_replay_is_the_rules_position(breakthrough_match):
-    for row in rows_of(breakthrough_match):
+    for row in rows_written(breakthrough_match):
         game = find_game(row["game"])()
         data = replay(row)
         assert len(data["boards"]["frames"]) == row["plies"] + 1
@@ -65,7 +62,7 @@ def test_every_ply_of_a_replay_is_the_rules_position(breakthrough_match):
 
 
 def test_replay_clocks_are_those_of_the_sgf_record(breakthrough_match):
-    row = rows_of(breakthrough_match)[0]
+    row = rows_written(breakthrough_match)[0]
     sgf = (breakthrough_match / "games" / "game-0001.sgf").read_text()
     left = [float(value) for value in re.findall(r"[BW]L\[([0-9.]+)\]", sgf)]
     data = replay(row, sgf_clocks(sgf), start=(20.0, 20.0))
@@ -92,7 +89,7 @@ def test_report_command_writes_the_page_and_a_replay_per_game(breakthrough_match
         cli.main(["report", str(breakthrough_match)])
     assert exit_info.value.code == 0
     listed = (breakthrough_match / GAMES_FILE).read_text()
-    rows = rows_of(breakthrough_match)
+    rows = rows_written(breakthrough_match)
     for row in rows:
         assert f'"game_no": {row["game_no"]},' in listed
         data = loaded((breakthrough_match / game_file(row["game_no"])).read_text())
@@ -304,7 +301,7 @@ def fake_run(out: Path, rows: list[dict], sprt=None) -> SimpleNamespace:
 
 def test_the_writer_rewrites_the_page_at_most_once_a_second_and_at_the_end(
         breakthrough_match, tmp_path):
-    rows = rows_of(breakthrough_match)
+    rows = rows_written(breakthrough_match)
     for name in ("match.json", "results.jsonl", "games"):
         source = breakthrough_match / name
         if source.is_dir():

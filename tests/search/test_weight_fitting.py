@@ -9,11 +9,12 @@ majority are then given 3/4 and the other 2 are given 1/4, so the mean log-loss 
 """
 
 import importlib.util
-import json
 import math
 from pathlib import Path
 
 import pytest
+
+from ..results import rows_written
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
@@ -74,7 +75,7 @@ def games(tmp_path_factory):
 
 
 def test_fit_laocoon_fits_both_phases_and_prints_every_term(games, capsys):
-    rows = [json.loads(line) for line in (games / "results.jsonl").read_text().splitlines()]
+    rows = rows_written(games)
     fit_laocoon.main([str(games), "--phase"])
     out = capsys.readouterr().out
     positions = sum(len(fit_laocoon.samples_of(row, 0)) for row in rows)
