@@ -52,6 +52,11 @@ def _parse_count(text: str, what: str) -> int:
     return int(text)
 
 
+# The time systems of ``kata-time_settings`` the engine's clock follows, with their arguments.
+_TIME_SYSTEMS = {"none": (), "absolute": ("MAIN",), "canadian": ("MAIN", "BYO_YOMI", "STONES"),
+                 "fischer": ("MAIN", "INCREMENT")}
+
+
 def _expect(args: list[str], count: int, usage: str) -> None:
     if len(args) != count:
         raise CommandError(f"syntax error: expected {usage}")
@@ -74,6 +79,8 @@ class GameSession:
                      "komi", "play", "genmove", "genmove_analyze", "undo", "legal_moves",
                      "side_to_move", "final_score", "showboard", "time_settings", "time_left"):
             engine.add_command(name, getattr(self, "cmd_" + name))
+        engine.add_command("kata-time_settings", self.cmd_kata_time_settings)
+        engine.add_command("kata-list_time_settings", self.cmd_kata_list_time_settings)
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -222,6 +229,35 @@ class GameSession:
         stones = _parse_count(args[2], "byo-yomi stones")
         self.player.clock.set_controls(main, byo_yomi, stones)
         return ""
+
+    def cmd_kata_time_settings(self, args: list[str]) -> str:
+        """KataGo's extension, which can say what GTP's ``time_settings`` cannot: a Fischer
+        increment (``kata-time_settings fischer MAIN INCREMENT``). Without it the engine learns
+        the increment only from its second ``time_left``, so its first move is planned without
+        it."""
+        if not args:
+            raise CommandError(f"syntax error: expected kata-time_settings SYSTEM [ARGUMENTS], "
+                               f"SYSTEM one of {', '.join(_TIME_SYSTEMS)}")
+        system, numbers = args[0], args[1:]
+        usage = _TIME_SYSTEMS.get(system)
+        if usage is None:
+            raise CommandError(f"syntax error: time system {system!r} is not one of "
+                               f"{', '.join(_TIME_SYSTEMS)}")
+        _expect(numbers, len(usage), f"kata-time_settings {system} {' '.join(usage)}".rstrip())
+        clock = self.player.clock
+        if system == "none":
+            clock.set_controls(0.0, 1.0, 0)  # GTP's own way of saying no limit
+        elif system == "absolute":
+            clock.set_controls(_parse_number(numbers[0], "main time"), 0.0, 0)
+        elif system == "canadian":
+            self.cmd_time_settings(numbers)  # GTP's own arguments
+        else:
+            clock.set_controls(_parse_number(numbers[0], "main time"), 0.0, 0,
+                               increment=_parse_number(numbers[1], "increment"))
+        return ""
+
+    def cmd_kata_list_time_settings(self, args: list[str]) -> str:
+        return "\n".join(_TIME_SYSTEMS)
 
     def cmd_time_left(self, args: list[str]) -> str:
         _expect(args, 3, "time_left COLOUR SECONDS STONES")

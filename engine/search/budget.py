@@ -60,9 +60,10 @@ class TimeKeeper:
     """The engine's view of the clocks, fed by ``time_settings`` and ``time_left``.
 
     ``move_time`` is what a move gets when no clock is set (or the clock has no limit).
-    GTP cannot announce a Fischer increment, so one is inferred: when a ``time_left`` shows
-    more time than the previous one minus what the engine spent in between, the difference is
-    the increment.
+    GTP's ``time_settings`` cannot announce a Fischer increment, so unless KataGo's extension
+    did (``kata-time_settings fischer``), one is inferred: when a ``time_left`` shows more time
+    than the previous one minus what the engine spent in between, the difference is the
+    increment.
     """
 
     move_time: float = 1.0
@@ -70,21 +71,26 @@ class TimeKeeper:
     byo_yomi: float = 0.0
     stones: int = 0
     increment: float = 0.0
+    increment_announced: bool = False
     left: dict[int, tuple[float, int]] = field(default_factory=dict)
     _spent: dict[int, float] = field(default_factory=dict)
 
-    def set_controls(self, main: float, byo_yomi: float, stones: int) -> None:
+    def set_controls(self, main: float, byo_yomi: float, stones: int,
+                     increment: float | None = None) -> None:
         """GTP ``time_settings``: sudden death when ``byo_yomi`` is 0, no limit when
-        ``byo_yomi`` > 0 and ``stones`` is 0, Canadian byo-yomi otherwise."""
+        ``byo_yomi`` > 0 and ``stones`` is 0, Canadian byo-yomi otherwise. An ``increment``
+        announced with it (``kata-time_settings fischer``) is kept, not inferred."""
         self.main, self.byo_yomi, self.stones = main, byo_yomi, stones
-        self.increment = 0.0
+        self.increment = increment or 0.0
+        self.increment_announced = increment is not None
         self.left.clear()
         self._spent.clear()
 
     def set_left(self, colour: int, seconds: float, stones: int) -> None:
         """GTP ``time_left``: ``stones`` is 0 in main time, else the stones left in the period."""
         previous, spent = self.left.get(colour), self._spent.pop(colour, None)
-        if previous is not None and spent is not None and stones == 0 == previous[1]:
+        if (not self.increment_announced and previous is not None and spent is not None
+                and stones == 0 == previous[1]):
             gained = seconds - (previous[0] - spent)
             self.increment = gained if gained > 0.05 else 0.0
         self.left[colour] = (seconds, stones)

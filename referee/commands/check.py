@@ -3,7 +3,8 @@
 It starts the engine as the referee does (a pseudo-terminal, standard error kept apart) and
 goes through SPEC section 1 command by command: the framing (answers ``=``/``?``, ids echoed,
 the empty line that ends an answer, comment and blank lines ignored, nothing written unasked),
-every command of SPEC 1.2 (and whether the engine offers the optional ``genmove_analyze``),
+every command of SPEC 1.2 (and whether the engine offers the optional ``genmove_analyze``, and
+KataGo's ``kata-time_settings``, which must then accept an increment),
 and then, for each game the engine lists (or those named with
 ``--game``), the position commands against the referee's own rules: ``legal_moves`` as the
 rules give them, legal and illegal ``play``, ``undo``, ``genmove`` within ``time_left``, and a
@@ -30,6 +31,7 @@ import click
 
 from engine import COLOUR_NAMES, Game, GameError, find_game, game_names
 
+from ..plan.time_control import INCREMENT_COMMAND, TimeControl
 from ..play.channel import ChannelClosed, ChannelError, ChannelTimeout, EngineChannel, parse_answer
 from ..records.analysis import COMMAND as ANALYSE
 from ..records.analysis import MalformedAnalysis, read_lines
@@ -265,11 +267,20 @@ class Checker:
             return ("offered: the referee will ask for it" if self.analysing else
                     "not offered (optional): the referee will send plain genmove")
 
+        def increment_offered() -> str:
+            text = engine.ok(f"known_command {INCREMENT_COMMAND}")
+            _expect(text in ("true", "false"), f"known_command {INCREMENT_COMMAND} answered "
+                                               f"{text!r}, expected 'true' or 'false'")
+            if text == "false":
+                return "not offered (optional): the engine learns an increment from time_left"
+            engine.ok(TimeControl(30, 0.5).increment_settings())
+            return "offered and accepted: the referee will announce increments with it"
+
         return [("protocol_version", protocol_version), ("name and version", names),
                 ("ids echoed", ids), ("list_commands", list_commands),
                 ("known_command", known_command), ("unknown command", unknown_command),
                 ("comments, blank lines, tabs, CR", comments), ("komi", komi),
-                (ANALYSE, analysis_offered)]
+                (ANALYSE, analysis_offered), (INCREMENT_COMMAND, increment_offered)]
 
     def _list_games(self) -> None:
         """``list_games`` answers; without ``--game``, it must name a game the rules know."""

@@ -11,8 +11,8 @@ runs all the while, as the deadline is the clock's.
 A connection that comes back during a game (a reconnect, or a newer login with the same token)
 has a fresh engine behind it: before the next command the channel brings it to the game's
 position by sending again what the engine had accepted this game (``set_game``, ``boardsize``,
-``clear_board``, ``time_settings``, every move with ``play``, its own moves included, and the
-last ``time_left``). A command cut off by the drop is then sent again.
+``clear_board``, ``time_settings`` and ``kata-time_settings``, every move with ``play``, its
+own moves included, and the last ``time_left``). A command cut off by the drop is then sent again.
 
 The deadline of each answer is stretched by what the lag quota (:mod:`.lag`) could grant, and
 :meth:`RemoteChannel.lag_allowance` tells the game loop what it did grant, which it does not
@@ -41,7 +41,8 @@ from .lag import LagPolicy, LagQuota
 
 # Commands whose acceptance is part of the engine's position in a game, sent again to a
 # restarted engine.
-_POSITION_COMMANDS = ("set_game", "boardsize", "clear_board", "time_settings", "play")
+_POSITION_COMMANDS = ("set_game", "boardsize", "clear_board", "time_settings",
+                      "kata-time_settings", "play")
 # The commands that ask for a move (and are timed as one).
 _MOVE_COMMANDS = ("genmove", "genmove_analyze")
 # Answers nobody asked for that a connection may send before it counts as a flood.

@@ -1,5 +1,5 @@
 """Time controls: what GTP's ``time_settings MAIN BYO STONES`` can say, plus an increment (which
-GTP cannot announce):
+GTP cannot announce; KataGo's ``kata-time_settings fischer`` can, to an engine that knows it):
 
 * sudden death: ``MAIN`` seconds for the game, ``INCREMENT`` added after each move;
 * Canadian byo-yomi: after ``MAIN`` runs out, periods of ``BYO`` seconds for ``STONES`` moves
@@ -15,6 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Sequence
+
+
+# KataGo's GTP extension that can announce an increment; the referee sends it to an engine that
+# answers ``known_command`` for it with ``true``.
+INCREMENT_COMMAND = "kata-time_settings"
 
 
 def seconds_text(seconds: float) -> str:
@@ -60,6 +65,21 @@ class TimeControl:
         """
         return (f"time_settings {seconds_text(self.main)} {seconds_text(self.byoyomi)} "
                 f"{self.stones}")
+
+    def increment_settings(self) -> str | None:
+        """KataGo's ``kata-time_settings`` command announcing the increment too, for an engine
+        that knows it (GTP's own cannot say it); ``None`` when there is no increment to
+        announce, or byo-yomi beside it, which that command cannot say.
+
+        >>> TimeControl(30, 0.5).increment_settings()
+        'kata-time_settings fischer 30 0.5'
+        >>> TimeControl(30).increment_settings(), TimeControl(60, 1, 10, 5).increment_settings()
+        (None, None)
+        """
+        if not self.increment or self.byoyomi:
+            return None
+        return (f"{INCREMENT_COMMAND} fischer {seconds_text(self.main)} "
+                f"{seconds_text(self.increment)}")
 
     def describe(self) -> str:
         """A short text for people: ``30+0.5``, ``60 then 10/5``, ``2/move``.

@@ -15,6 +15,9 @@ charged.
 An opening (from a book) is played on the referee's board and sent to both engines with
 ``play`` after the set-up; its moves cost no time but the engines' answers to them.
 
+An engine that announces ``kata-time_settings`` (KataGo's extension) is told the increment
+with it after ``time_settings``, so that it can plan its first move with it.
+
 An engine that announces ``genmove_analyze`` (``docs/protocol.md``) is asked for its moves
 with it, any other with ``genmove``; the move line is judged alike, and what the engine said
 of its move is kept (:mod:`referee.records.analysis`; a malformed analysis is none). Before
@@ -43,7 +46,7 @@ from engine import COLOUR_NAMES, GameError, Outcome, Termination
 from engine.search import Analysis
 
 from ..plan.setup import Opening, Setup
-from ..plan.time_control import TimeControl, seconds_text
+from ..plan.time_control import INCREMENT_COMMAND, TimeControl, seconds_text
 from ..records.analysis import COMMAND as ANALYSE, split_answer
 from ..records.results import GameRecord
 from ..text import one_line
@@ -181,7 +184,11 @@ class _Referee:
             size = f"{cols}" if cols == rows else f"{cols} {rows}"
             self.ask_or_refuse(colour, f"boardsize {size}")
         self.ask_or_refuse(colour, "clear_board")
-        self.tell(colour, self.clocks[colour].control.settings())
+        control = self.clocks[colour].control
+        self.tell(colour, control.settings())
+        increment = control.increment_settings()
+        if increment is not None and self.announces(colour, INCREMENT_COMMAND):
+            self.tell(colour, increment)
         self.analysing[colour] = self.announces(colour, ANALYSE)
 
     def announces(self, colour: int, command: str) -> bool:

@@ -41,6 +41,12 @@ def test_set_game_by_alias_and_in_any_case(engine):
     ("time_settings -1 0 0", "? syntax error: main time must be a finite number >= 0"),
     ("time_settings 10 0 x", "? syntax error: byo-yomi stones must be a whole number"),
     ("time_left b nan 0", "? syntax error: seconds must be a finite number >= 0"),
+    ("kata-time_settings", "? syntax error: expected kata-time_settings SYSTEM [ARGUMENTS]"),
+    ("kata-time_settings bronstein 60 2", "? syntax error: time system 'bronstein' is not one"),
+    ("kata-time_settings fischer 60", "? syntax error: expected kata-time_settings fischer MAIN "
+                                      "INCREMENT"),
+    ("kata-time_settings fischer 60 -1", "? syntax error: increment must be a finite number"),
+    ("kata-time_settings canadian 60 10 x", "? syntax error: byo-yomi stones must be a whole"),
 ])
 def test_failures_start_with_the_gtp_words_and_change_nothing(engine, line, error):
     before = engine.ask("showboard"), engine.ask("legal_moves")
@@ -102,6 +108,26 @@ def test_clear_board_and_set_game_keep_the_time_settings(engine):
     ok(engine.ask("set_game loa"))
     session_clock = engine.handlers["time_left"].__self__.player.clock
     assert session_clock.main == 30
+
+
+def test_kata_time_settings_announces_an_increment_which_no_time_left_then_overrides(engine):
+    assert ok(engine.ask("kata-list_time_settings")).split() == [
+        "none", "absolute", "canadian", "fischer"]
+    clock = engine.handlers["time_left"].__self__.player.clock
+    ok(engine.ask("kata-time_settings fischer 3 0.2"))
+    assert (clock.main, clock.byo_yomi, clock.stones, clock.increment) == (3, 0, 0, 0.2)
+    ok(engine.ask("time_left black 3 0"))
+    clock.record_spent(0, 0.5)
+    ok(engine.ask("time_left black 2.5 0"))  # as if no increment had come: it is still 0.2
+    assert clock.increment == 0.2
+    failed = engine.ask("kata-time_settings fischer 60 x")
+    assert failed.startswith("? syntax error") and (clock.main, clock.increment) == (3, 0.2)
+    ok(engine.ask("kata-time_settings canadian 60 10 5"))
+    assert (clock.main, clock.byo_yomi, clock.stones, clock.increment) == (60, 10, 5, 0)
+    ok(engine.ask("kata-time_settings absolute 45"))
+    assert (clock.main, clock.byo_yomi, clock.stones, clock.unlimited) == (45, 0, 0, False)
+    ok(engine.ask("kata-time_settings none"))
+    assert clock.unlimited
 
 
 def test_time_left_reaches_the_clock(engine):

@@ -83,7 +83,8 @@ class BadEngine:
         self.session = GameSession(FirstMovePlayer(), version="bad")
         self.session.register(self.engine)
         self.engine.add_command("genmove", self.genmove)
-        del self.engine.handlers["genmove_analyze"]  # an engine of plain genmove only
+        for extension in ("genmove_analyze", "kata-time_settings", "kata-list_time_settings"):
+            del self.engine.handlers[extension]  # an engine of plain GTP only
         self.engine.add_command("play", self.play)
 
     def genmove(self, args: list[str]) -> str:

@@ -73,7 +73,7 @@ def test_an_engine_that_exits_at_once_does_not_start_and_nothing_else_is_run():
                      "'protocol_version'")
     assert skipped == ("skip  protocol_version; name and version; ids echoed; list_commands; "
                        "known_command; unknown command; comments, blank lines, tabs, CR; komi; "
-                       "genmove_analyze; "
+                       "genmove_analyze; kata-time_settings; "
                        "list_games; loa: 9 checks; quit (the engine starts failed fatally)")
     assert last == "1 checks, 1 failed, stopped at a fatal failure"
 
@@ -83,7 +83,7 @@ def test_an_engine_that_never_answers_costs_one_timeout():
     results = list(checker.run())
     assert [(r.name, r.detail, r.fatal) for r in results] == [
         ("the engine starts", "no answer to 'protocol_version' in 0.5 s", True)]
-    assert len(checker.skipped) == 20 and checker.skipped[-1][0] == "quit"
+    assert len(checker.skipped) == 21 and checker.skipped[-1][0] == "quit"
 
 
 @pytest.mark.parametrize("to_a_thread", [False, True])
@@ -189,6 +189,14 @@ def test_the_analysis_lines_are_checked_where_the_engine_offers_them():
     assert plain["genmove_analyze"] == (
         True, "not offered (optional): the referee will send plain genmove")
     assert "breakthrough: genmove_analyze lines" not in plain
+
+
+def test_kata_time_settings_where_offered_must_accept_an_increment():
+    assert details(OUR_ENGINE)["kata-time_settings"] == (
+        True, "offered and accepted: the referee will announce increments with it")
+    plain = details(f"{PYTHON} {shlex.quote(str(HERE / 'bad_engine.py'))}")
+    assert plain["kata-time_settings"] == (
+        True, "not offered (optional): the engine learns an increment from time_left")
 
 
 @pytest.mark.parametrize("answers, words", [

@@ -186,6 +186,25 @@ def test_engines_are_set_up_with_the_same_commands():
     assert engines[0].sent[4].startswith("time_left black 12.5 0")
 
 
+def test_an_engine_that_knows_kata_time_settings_is_told_the_increment_before_its_first_move():
+    class Unaware(Scripted):
+        def send(self, command: str, deadline: float | None = None) -> str:
+            if command == "known_command kata-time_settings":
+                self.sent.append(command)
+                return "false"
+            return super().send(command, deadline)
+
+    aware, unaware = Scripted({}), Unaware({})
+    play_game(Setup("loa", max_moves=2), [aware, unaware], random.Random(1),
+              controls=(TimeControl(5, 0.25), TimeControl(5, 0.25)))
+    announced = ["time_settings 5 0 0", "known_command kata-time_settings",
+                 "kata-time_settings fischer 5 0.25"]
+    assert aware.sent[2:5] == announced and unaware.sent[2:4] == announced[:2]
+    assert not any(command.startswith("kata-time_settings") for command in unaware.sent)
+    clock = aware.inner.respond.__self__.handlers["time_left"].__self__.player.clock
+    assert clock.increment == 0.25
+
+
 @pytest.mark.skipif("laocoon" not in game_names(), reason="laoCoon is not registered")
 def test_a_random_start_is_drawn_by_the_referee_and_sent_to_both_engines():
     engines = [Scripted({}), Scripted({})]

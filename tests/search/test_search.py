@@ -156,6 +156,21 @@ def test_an_increment_is_inferred_from_successive_time_left():
     assert soft > plain_soft + 0.5 and hard < 0.9 * 10.4
 
 
+def test_an_announced_increment_counts_from_the_first_move():
+    announced, inferred = TimeKeeper(), TimeKeeper()
+    announced.set_controls(3, 0, 0, increment=0.2)
+    inferred.set_controls(3, 0, 0)
+    for keeper in (announced, inferred):
+        keeper.set_left(0, 3, 0)
+    first, unknown = announced.allowance(0, 50)[0], inferred.allowance(0, 50)[0]
+    assert first > unknown + 0.1  # 0.7 of the increment, once enough of it is banked
+    inferred.record_spent(0, first)
+    inferred.set_left(0, 3 - first + 0.2, 0)
+    assert inferred.increment == pytest.approx(0.2)
+    announced.set_controls(3, 0, 0)  # a plain time_settings afterwards forgets it
+    assert announced.increment == 0.0
+
+
 def test_no_increment_is_inferred_under_plain_sudden_death():
     keeper = TimeKeeper()
     keeper.set_controls(10, 0, 0)
