@@ -157,11 +157,6 @@ def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsy
 
 # --- a whole match, killed and resumed ---------------------------------------------------
 
-def first_row_written(results: Path) -> bool:
-    """Whether ``results`` (a run's results.jsonl) holds a whole row."""
-    return results.exists() and results.read_text().count("\n") >= 1
-
-
 def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
     out = tmp_path / "match"
     command = [sys.executable, "-m", "referee", "match", "--game", "loa", "--games", "6",
@@ -169,13 +164,13 @@ def test_a_killed_match_resumes_without_losing_or_replaying_games(tmp_path):
                "--engine", OURS, "--engine", f"{PYTHON} -m protocol.cli --depth 2 --seed 5"]
     first_run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL, start_new_session=True)
-    results = out / "results.jsonl"
-    wait_for(lambda: first_row_written(results), process=first_run, what="a first game")
+    wait_for(lambda: rows_written(out), process=first_run, what="a first game")
     os.killpg(first_run.pid, signal.SIGKILL)
     first_run.wait()
     kept = rows_written(out)
     assert 1 <= len(kept) < 6
-    with results.open("a") as file:  # as if the kill had come in the middle of a row
+    # as if the kill had come in the middle of a row
+    with (out / "results.jsonl").open("a") as file:
         file.write('{"game_no": 6, "game": "lo')
     second_run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert second_run.returncode == 0, second_run.stderr
@@ -209,8 +204,7 @@ def test_an_interrupted_match_stops_at_once_and_says_how_to_resume(tmp_path):
                "--engine", OURS.replace("--depth 1", "--depth 2")]
     run = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, preexec_fn=interruptible)
-    results = out / "results.jsonl"
-    wait_for(lambda: first_row_written(results), process=run, what="a first game")
+    wait_for(lambda: rows_written(out), process=run, what="a first game")
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=20)
     assert run.returncode == 130
