@@ -259,19 +259,21 @@ class Checker:
         def komi() -> None:
             engine.ok("komi 0")
 
-        def analysis_offered() -> str:
-            text = engine.ok(f"known_command {ANALYSE}")
-            _expect(text in ("true", "false"), f"known_command {ANALYSE} answered {text!r}, "
+        def offered(command: str) -> bool:
+            """Whether the engine offers the optional ``command``: ``known_command`` must say
+            ``true`` or ``false``."""
+            text = engine.ok(f"known_command {command}")
+            _expect(text in ("true", "false"), f"known_command {command} answered {text!r}, "
                                                "expected 'true' or 'false'")
-            self.analysing = text == "true"
+            return text == "true"
+
+        def analysis_offered() -> str:
+            self.analysing = offered(ANALYSE)
             return ("offered: the referee will ask for it" if self.analysing else
                     "not offered (optional): the referee will send plain genmove")
 
         def increment_offered() -> str:
-            text = engine.ok(f"known_command {INCREMENT_COMMAND}")
-            _expect(text in ("true", "false"), f"known_command {INCREMENT_COMMAND} answered "
-                                               f"{text!r}, expected 'true' or 'false'")
-            if text == "false":
+            if not offered(INCREMENT_COMMAND):
                 return "not offered (optional): the engine learns an increment from time_left"
             engine.ok(TimeControl(30, 0.5).increment_settings())
             return "offered and accepted: the referee will announce increments with it"
