@@ -18,7 +18,7 @@ PACKAGES = ("engine", "protocol", "referee")
 
 # The referee's parts, lowest first: each may import only parts on a lower floor (and itself).
 REFEREE_FLOORS = (
-    ("text", "wakeful"),
+    ("text", "wakeful", "inbound"),
     ("records",),
     ("plan", "stats"),
     ("play",),
