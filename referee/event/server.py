@@ -1,34 +1,48 @@
 """The event's WebSocket server: participants' clients connect, prove who they are, and carry
 their engines' answers.
 
-Built on the ``websockets`` library's threaded server: one thread per connection reads it and
-hands each message to the participant's :class:`~.remote.RemoteChannel`, while the game
-threads send commands on it. Limits, so that no client can hurt the others:
+Built on the ``websockets`` library's asyncio server, in one thread of its own: a connection
+costs a coroutine and a few buffers, not a thread, so a thousand connections that never log in
+cost the server no more threads than none (measured in docs/event.md). Each message from a
+logged-in client is handed to the participant's :class:`~.remote.RemoteChannel`, while the game
+threads send commands through a :class:`~.remote.Link` that hands them to the loop.
 
+Everything a client sends passes the gate of :func:`.wire.decode` before anything else sees
+it, and these limits keep any one client from hurting the others:
+
+* before login, the :class:`~.door.Door`: connections not yet logged in capped in all and per
+  address, wrong tokens slowed and then banned for a while, every refusal logged;
+* the WebSocket handshake and then the ``hello`` must each come within :data:`HELLO_SECONDS`,
+  and a WebSocket ping (every :data:`PING_SECONDS`, and once at login: it measures the round trip
+  for the lag allowance) must be answered within :data:`PONG_SECONDS`, else the connection is
+  closed;
 * a message is at most :data:`~.wire.MAX_MESSAGE_BYTES` (a larger one closes the connection,
   code 1009), at most :data:`QUEUED_MESSAGES` wait unread, compression is off (no inflating
   bombs): what one client makes the server hold is bounded by about
-  ``(QUEUED_MESSAGES + 1) * MAX_MESSAGE_BYTES``;
-* the WebSocket handshake and then the ``hello`` must each come within :data:`HELLO_SECONDS`, and a
-  WebSocket ping (every :data:`PING_SECONDS`, and once at login: it measures the round trip for the
-  lag allowance) must be answered within :data:`PONG_SECONDS`, else the connection is closed;
+  ``(QUEUED_MESSAGES + 1) * MAX_MESSAGE_BYTES``; a client that stops reading is dropped once a
+  message to it has waited :data:`SEND_SECONDS`;
 * a message that is not the protocol's, or a flood of answers nobody asked for, closes the
   connection (code 1008) and loses the game it is playing by a protocol error.
 
-A refused login gets one ``refused`` message and a close (code 1008); the log says who tried,
-from where and why, never with the token.
+No input ends the server or reaches the log as a traceback: an error in one connection's
+handling is one log line and that connection's end.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import ssl
 import threading
-from typing import Callable
+import time
+from typing import Any, Callable, Coroutine
 
+from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.server import ServerConnection, serve
 
+from ..text import one_line
 from . import wire
+from .door import Door, DoorPolicy
 from .remote import Link, LinkLost
 from .roster import Roster
 
@@ -38,11 +52,63 @@ HELLO_SECONDS = 10.0
 PING_SECONDS = 5.0
 PONG_SECONDS = 20.0
 QUEUED_MESSAGES = 4
+# How long a message to a client may wait for the client to read it before the connection is
+# dropped as dead (a client that stopped reading).
+SEND_SECONDS = 20.0
 # How long a closing connection is given to answer the close (a misbehaving client that
 # stopped reading keeps its participant away for this long).
 CLOSE_SECONDS = 1.0
+# How often the door writes its sums of repeated refusals and forgets what expired.
+TIDY_SECONDS = 5.0
 POLICY_VIOLATION = 1008
-GOING_AWAY = 1001
+TOO_BIG = 1009
+
+
+class _Connection(ServerConnection):
+    """A connection that knocks at the server's door the moment TCP accepts it, and leaves
+    through it when it logs in or closes (whichever comes first)."""
+
+    def __init__(self, door: Door, handshake_seconds: float, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.door = door
+        self.handshake_seconds = handshake_seconds
+        self.address = "?"
+        self.waiting = False
+        self.accounted = False  # whether the refusal or login was already logged
+        self.accepted_at = 0.0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.accepted_at = time.monotonic()
+        self.address = _address(transport.get_extra_info("peername"))
+        refusal = self.door.knock(self.address)
+        if refusal is None:
+            self.waiting = True
+        else:
+            self.settle(refusal)
+            transport.abort()
+
+    def settle(self, refusal: str | None = None) -> None:
+        """The connection has logged in (``refusal`` ``None``) or been refused: leave the
+        door's count, and log the refusal."""
+        if self.waiting:
+            self.waiting = False
+            self.door.left(self.address)
+        if not self.accounted and refusal is not None:
+            self.door.refuse(self.address, refusal)
+        self.accounted = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.accounted:
+            if self.request is None:
+                waited = time.monotonic() - self.accepted_at
+                self.settle(f"no WebSocket handshake within {self.handshake_seconds:g} s"
+                            if waited >= self.handshake_seconds else
+                            "closed before the WebSocket handshake")
+            else:
+                self.settle("closed before its hello")
+        self.settle()
 
 
 class EventServer:
@@ -51,39 +117,68 @@ class EventServer:
 
     def __init__(self, roster: Roster, event: str, host: str, port: int,
                  tls: ssl.SSLContext | None, log: Callable[[str], None],
-                 hello_seconds: float = HELLO_SECONDS) -> None:
+                 hello_seconds: float = HELLO_SECONDS, door: DoorPolicy = DoorPolicy()) -> None:
         self.roster = roster
         self.event = event
         self.log = log
         self.hello_seconds = hello_seconds
+        self.door = Door(door, log)
         self.closing = False
-        self._server = serve(self._handle, host, port, ssl=tls, compression=None,
-                             max_size=wire.MAX_MESSAGE_BYTES, max_queue=QUEUED_MESSAGES,
-                             open_timeout=hello_seconds, ping_interval=PING_SECONDS,
-                             ping_timeout=PONG_SECONDS, close_timeout=CLOSE_SECONDS)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
+        self._loop = asyncio.new_event_loop()
+        self._loop.set_exception_handler(self._loop_failed)
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
                                         name="event server")
         self._thread.start()
+        try:
+            self._server: Server = self._run(self._start(host, port, tls))
+        except BaseException:
+            self._end_loop()
+            raise
 
     @property
     def port(self) -> int:
-        return self._server.socket.getsockname()[1]
+        return self._server.sockets[0].getsockname()[1]
 
-    def _handle(self, connection: ServerConnection) -> None:
-        address = _address(connection)
-        name = self._login(connection, address)
+    async def _start(self, host: str, port: int, tls: ssl.SSLContext | None) -> Server:
+        server = await serve(
+            self._handle, host, port, ssl=tls, compression=None,
+            max_size=wire.MAX_MESSAGE_BYTES, max_queue=QUEUED_MESSAGES,
+            open_timeout=self.hello_seconds, ping_interval=PING_SECONDS,
+            ping_timeout=PONG_SECONDS, close_timeout=CLOSE_SECONDS,
+            create_connection=lambda *args, **kwargs: _Connection(
+                self.door, self.hello_seconds, *args, **kwargs),
+            logger=_one_line_logger(self.log))
+        self._tidying = self._loop.create_task(self._tidy())
+        return server
+
+    async def _tidy(self) -> None:
+        while True:
+            await asyncio.sleep(TIDY_SECONDS)
+            self.door.tidy()
+
+    async def _handle(self, connection: _Connection) -> None:
+        try:
+            await self._serve(connection)
+        except Exception as error:  # a fault of this connection only  # noqa: BLE001
+            self.log(f"{connection.address}: connection failed: {type(error).__name__}: "
+                     f"{one_line(str(error))}")
+        finally:
+            connection.settle()
+
+    async def _serve(self, connection: _Connection) -> None:
+        address = connection.address
+        name = await self._login(connection)
         if name is None:
             return
-        link = Link(connection.send, connection.close, address, lambda: connection.latency)
+        link = Link(self._sender(connection), self._closer(connection), address,
+                    lambda: connection.latency)
         channel = self.roster.channels[name]
         try:  # welcome first: once attached, commands may follow at once
-            link.send(wire.encode("welcome", name=name, event=self.event))
-        except LinkLost:
-            return
-        try:
-            connection.ping()  # the round trip, measured at once (then at every keep-alive)
+            await connection.send(wire.encode("welcome", name=name, event=self.event))
+            await connection.ping()  # the round trip, measured at once (then at every ping)
         except ConnectionClosed:
             return
+        connection.settle()
         previous = self.roster.attach(name, link)
         if previous is not None:
             previous.close(POLICY_VIOLATION, "replaced by a newer connection with your token")
@@ -92,56 +187,79 @@ class EventServer:
         else:
             self.log(f"{name} connected from {address}")
         try:
-            for text in connection:
+            async for text in connection:
                 try:
                     channel.deliver(link, wire.decode(text))
                 except wire.WireError as error:
                     self.log(f"{name} ({address}) broke the protocol, disconnected: {error}")
                     channel.violated(link, f"{name}'s client broke the protocol: {error}")
-                    link.close(POLICY_VIOLATION, str(error)[:120])
+                    await connection.close(POLICY_VIOLATION, one_line(str(error), 120))
                     break
         except ConnectionClosed as closed:
-            if closed.rcvd is None and closed.sent is not None and closed.sent.code == 1009:
+            if closed.rcvd is None and closed.sent is not None and closed.sent.code == TOO_BIG:
                 channel.violated(link, f"{name}'s client sent a message over "
                                        f"{wire.MAX_MESSAGE_BYTES} bytes")
                 self.log(f"{name} ({address}) sent a message over {wire.MAX_MESSAGE_BYTES} "
                          f"bytes, disconnected")
-        except Exception as error:  # a transport failure of this connection only  # noqa: BLE001
-            self.log(f"{name} ({address}): connection failed: {type(error).__name__}: {error}")
         finally:
             self.roster.detach(name, link)
             if not self.closing and channel.link is None:
                 self.log(f"{name} disconnected")
 
-    def _login(self, connection: ServerConnection, address: str) -> str | None:
+    async def _login(self, connection: _Connection) -> str | None:
         """The participant the connection's ``hello`` proves it is, or ``None`` once refused."""
         try:
-            hello = wire.decode(connection.recv(timeout=self.hello_seconds))
+            hello = wire.decode(await asyncio.wait_for(connection.recv(), self.hello_seconds))
             if hello["type"] != "hello":
                 raise wire.WireError(f"expected hello, got {hello['type']}")
         except TimeoutError:
-            return self._refuse(connection, address,
-                                f"no hello within {self.hello_seconds:g} s")
+            return await self._refuse(connection, f"no hello within {self.hello_seconds:g} s")
         except wire.WireError as error:
-            return self._refuse(connection, address, str(error))
-        except ConnectionClosed:
+            return await self._refuse(connection, str(error))
+        except ConnectionClosed as closed:
+            too_big = closed.sent is not None and closed.sent.code == TOO_BIG
+            connection.settle(f"a hello over {wire.MAX_MESSAGE_BYTES} bytes" if too_big
+                              else "closed before its hello")
             return None
         if hello["protocol"] != wire.PROTOCOL:
-            return self._refuse(connection, address, f"this event speaks protocol "
-                                f"{wire.PROTOCOL}, the client {hello['protocol']}: update it")
+            return await self._refuse(connection, f"this event speaks protocol "
+                                      f"{wire.PROTOCOL}, the client {hello['protocol']}: "
+                                      f"update it")
         name = self.roster.identify(hello["token"])
         if name is None:
-            return self._refuse(connection, address, "wrong token")
+            await asyncio.sleep(self.door.failed(connection.address))
+            return await self._refuse(connection, "wrong token")
         return name
 
-    def _refuse(self, connection: ServerConnection, address: str, reason: str) -> None:
-        self.log(f"refused a connection from {address}: {reason}")
+    async def _refuse(self, connection: _Connection, reason: str) -> None:
+        connection.settle(reason)
         try:
-            connection.send(wire.encode("refused", reason=reason))
-            connection.close(POLICY_VIOLATION, reason[:120])
+            await connection.send(wire.encode("refused", reason=reason))
+            await connection.close(POLICY_VIOLATION, one_line(reason, 120))
         except ConnectionClosed:
             pass
         return None
+
+    def _sender(self, connection: ServerConnection) -> Callable[[str], None]:
+        """A game thread's way to send on ``connection``: hands the message to the loop and
+        waits until it is written, dropping a connection whose client stopped reading."""
+        def send(text: str) -> None:
+            if threading.current_thread() is self._thread:
+                raise RuntimeError("a blocking send from the event loop's own thread")
+            future = asyncio.run_coroutine_threadsafe(connection.send(text), self._loop)
+            try:
+                future.result(SEND_SECONDS)
+            except TimeoutError:
+                future.cancel()
+                self._loop.call_soon_threadsafe(connection.transport.abort)
+                raise
+        return send
+
+    def _closer(self, connection: ServerConnection) -> Callable[[int, str], None]:
+        """A way for any thread to close ``connection`` without waiting for it."""
+        def close(code: int, reason: str) -> None:
+            asyncio.run_coroutine_threadsafe(connection.close(code, reason), self._loop)
+        return close
 
     def say_goodbye(self, reason: str) -> None:
         """Tell every connected client the event is over."""
@@ -156,14 +274,54 @@ class EventServer:
                 link.close(1000, reason[:120])
 
     def stop(self) -> None:
+        """Stop listening and close every connection (code 1001: the clients try again)."""
         self.closing = True
-        self._server.shutdown()
+        try:
+            self._run(self._close(), timeout=5)
+        except Exception:  # noqa: BLE001 - stopping anyway
+            pass
+        self._end_loop()
+
+    async def _close(self) -> None:
+        self._tidying.cancel()
+        self._server.close()
+        await self._server.wait_closed()
+
+    def _run(self, coroutine: Coroutine, timeout: float | None = None) -> Any:
+        """Run ``coroutine`` on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
+
+    def _end_loop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
 
+    def _loop_failed(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """What asyncio would print with a traceback (a failed TLS handshake, say), as one
+        line."""
+        error = context.get("exception")
+        detail = f"{type(error).__name__}: {error}" if error else context.get("message", "")
+        self.log(f"server: {one_line(str(detail), 200)}")
 
-def _address(connection: ServerConnection) -> str:
+
+def _one_line_logger(log: Callable[[str], None]) -> logging.Logger:
+    """A logger for the ``websockets`` library that writes its warnings and errors to ``log``
+    as one line each, never a traceback."""
+    class OneLine(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            error = record.exc_info[1] if record.exc_info else None
+            detail = f": {type(error).__name__}: {error}" if error else ""
+            log(f"server: {one_line(record.getMessage() + detail, 200)}")
+
+    logger = logging.getLogger(f"referee.event.server.{id(log)}")
+    logger.propagate = False
+    logger.setLevel(logging.WARNING)
+    logger.handlers = [OneLine()]
+    return logger
+
+
+def _address(peer: Any) -> str:
     try:
-        host, port = connection.remote_address[:2]
+        host, port = peer[:2]
     except (TypeError, ValueError):
         return "?"
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

@@ -18,12 +18,19 @@ allowance (:mod:`.lag`).
 Traceback (most recent call last):
 ...
 referee.event.wire.WireError: answer: 'id' must be an integer
+>>> decode('{"type": "lost", "id": 3, "reason": "boom \\\\udc80"}')
+Traceback (most recent call last):
+...
+referee.event.wire.WireError: text holds a lone surrogate (not Unicode text)
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from .. import inbound
+from ..text import one_line
 
 # The version of this protocol; a client speaking another is refused.
 PROTOCOL = 1
@@ -45,6 +52,10 @@ KINDS: dict[str, dict[str, Any]] = {
     "bye": {"reason": str},
 }
 _OPTIONAL = {("answer", "think")}
+# The largest value of each number field: ids count a game's commands, ``think`` is seconds.
+_LARGEST = {"id": 2 ** 53, "protocol": 2 ** 31, "think": 1e6}
+# Messages are flat objects: one level, with room to spare.
+MAX_DEPTH = 2
 
 
 class WireError(ValueError):
@@ -57,19 +68,25 @@ def encode(kind: str, **fields: Any) -> str:
 
 
 def decode(text: str | bytes) -> dict[str, Any]:
-    """The message ``text`` holds, checked against :data:`KINDS`; raises :class:`WireError`."""
+    """The message ``text`` holds, through the input gate (:mod:`referee.inbound`: UTF-8 text,
+    no lone surrogate, shallow, bounded numbers) and checked against :data:`KINDS`: no field
+    missing, none unknown, each of its type, numbers in range. Raises :class:`WireError`."""
     if not isinstance(text, str):
         raise WireError("a binary message (messages are JSON text)")
     try:
-        message = json.loads(text)
-    except ValueError:
-        raise WireError(f"not JSON: {text[:40]!r}") from None
+        message = inbound.load_json(text, MAX_MESSAGE_BYTES, MAX_DEPTH, what="the message")
+    except inbound.Refused as error:
+        raise WireError(str(error)) from None
     if not isinstance(message, dict):
         raise WireError("not a JSON object")
     kind = message.get("type")
-    if kind not in KINDS:
-        raise WireError(f"unknown message type {str(kind)[:40]!r}")
-    for name, expected in KINDS[kind].items():
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise WireError(f"unknown message type {one_line(str(kind), 40)!r}")
+    fields = KINDS[kind]
+    unknown = sorted(set(message) - set(fields) - {"type"})
+    if unknown:
+        raise WireError(f"{kind}: unknown field {one_line(unknown[0], 40)!r}")
+    for name, expected in fields.items():
         value = message.get(name)
         if value is None and (kind, name) in _OPTIONAL:
             continue
@@ -77,4 +94,6 @@ def decode(text: str | bytes) -> dict[str, Any]:
             what = "an integer" if expected is int else "a number" if expected is _NUMBER \
                 else "text"
             raise WireError(f"{kind}: {name!r} must be {what}")
+        if expected is not str and not 0 <= value <= _LARGEST[name]:
+            raise WireError(f"{kind}: {name!r} must be from 0 to {_LARGEST[name]:g}")
     return message

@@ -25,7 +25,7 @@ def misbehave(connection, mode: str, command: dict) -> None:
         connection.send(json.dumps({"type": "answer", "id": command["id"], "text": "=" * 200_000}))
     elif mode == "flood":
         for number in range(1000):
-            connection.send(json.dumps({"type": "answer", "id": -number, "text": "= a1"}))
+            connection.send(json.dumps({"type": "answer", "id": 1_000_000 + number, "text": "= a1"}))
     elif mode == "silent":
         pass
 

@@ -1,0 +1,169 @@
+"""Who may knock, and how often: the event server's admission of connections before login.
+
+A server open to the Internet meets scanners, forgotten clients and people guessing tokens.
+The :class:`Door` keeps them from costing the participants anything:
+
+* **Connections not yet logged in are capped**, in all and per address, counted from the moment
+  the TCP connection is accepted; one over a cap is closed at once, before TLS.
+* **Wrong tokens are slowed**: the refusal of the n-th wrong token from an address within
+  :attr:`DoorPolicy.window` waits ``first_delay * 2**(n-1)`` seconds (at most ``most_delay``),
+  and at :attr:`DoorPolicy.failures` the address is banned for :attr:`DoorPolicy.ban` seconds:
+  its connections are closed at once. The ban ends by itself, and the right token then gets in.
+  Another address is never slowed by it.
+* **Every refusal is logged**, with the address and the reason, never the token; the same
+  refusal repeated from one address within :data:`LOG_INTERVAL` is summed into one line, so
+  that a flood cannot flood the log.
+
+An address is its host; an IPv6 address counts by its /64 block, the block one subscriber
+usually holds. The door is used from the server's one event-loop thread only, and keeps no
+lock.
+
+>>> clock = [0.0]
+>>> lines = []
+>>> door = Door(DoorPolicy(failures=2, ban=60), lines.append, lambda: clock[0])
+>>> door.failed("10.0.0.1"), door.failed("10.0.0.1")
+(0.25, 0.5)
+>>> door.knock("10.0.0.1")
+'2 wrong tokens within 600 s: banned for 60 s'
+>>> door.knock("10.0.0.2") is None
+True
+>>> clock[0] = 61.0; door.knock("10.0.0.1") is None
+True
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+# Repeats of one refusal from one address within this many seconds share one log line.
+LOG_INTERVAL = 10.0
+
+
+@dataclass(frozen=True)
+class DoorPolicy:
+    """The door's limits (the event file's ``[limits]`` table; docs/event.md)."""
+
+    pending: int = 1024             # connections not yet logged in, in all
+    pending_per_address: int = 16   # ... and from one address
+    failures: int = 10              # wrong tokens from one address within ``window``: a ban
+    window: float = 600.0
+    ban: float = 60.0
+    first_delay: float = 0.25       # the first wrong token's refusal waits this long
+    most_delay: float = 4.0         # ... doubling with each, up to this
+
+
+@dataclass
+class _Repeats:
+    """One refusal's log state for one address: when it was last written, and how many like
+    it came since."""
+
+    logged_at: float
+    since: int = 0
+
+
+class Door:
+    """Admission before login under ``policy``; ``log`` takes one line per refusal."""
+
+    def __init__(self, policy: DoorPolicy, log: Callable[[str], None],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.policy = policy
+        self.log = log
+        self.clock = clock
+        self.waiting = 0
+        self._waiting: dict[str, int] = {}
+        self._failures: dict[str, list[float]] = {}
+        self._banned: dict[str, float] = {}
+        self._repeats: dict[tuple[str, str], _Repeats] = {}
+
+    def knock(self, address: str) -> str | None:
+        """A connection from ``address`` was accepted: ``None`` when it may go on to log in
+        (it is then counted until :meth:`left`), else why it is refused."""
+        key = address_key(address)
+        until = self._banned.get(key)
+        if until is not None:
+            if self.clock() < until:
+                failures = len(self._failures.get(key, ()))
+                return (f"{failures} wrong tokens within {self.policy.window:g} s: banned for "
+                        f"{self.policy.ban:g} s")
+            del self._banned[key]
+            self._failures.pop(key, None)
+        if self.waiting >= self.policy.pending:
+            return f"{self.policy.pending} connections are waiting to log in"
+        if self._waiting.get(key, 0) >= self.policy.pending_per_address:
+            return f"{self.policy.pending_per_address} connections from this address are " \
+                   f"waiting to log in"
+        self.waiting += 1
+        self._waiting[key] = self._waiting.get(key, 0) + 1
+        return None
+
+    def left(self, address: str) -> None:
+        """A connection :meth:`knock` admitted has logged in or closed."""
+        key = address_key(address)
+        self.waiting -= 1
+        count = self._waiting[key] - 1
+        if count:
+            self._waiting[key] = count
+        else:
+            del self._waiting[key]
+
+    def failed(self, address: str) -> float:
+        """``address`` presented a wrong token: the seconds its refusal waits. The address is
+        banned once it reaches the policy's count of failures within the window."""
+        key, now = address_key(address), self.clock()
+        recent = [at for at in self._failures.get(key, ()) if at > now - self.policy.window]
+        recent.append(now)
+        self._failures[key] = recent
+        if len(recent) >= self.policy.failures:
+            self._banned[key] = now + self.policy.ban
+        return min(self.policy.first_delay * 2 ** (len(recent) - 1), self.policy.most_delay)
+
+    def refuse(self, address: str, reason: str) -> None:
+        """Log the refusal of a connection from ``address`` (summed with its repeats)."""
+        now = self.clock()
+        repeats = self._repeats.get((address_key(address), reason))
+        if repeats is not None and now - repeats.logged_at < LOG_INTERVAL:
+            repeats.since += 1
+            return
+        more = f" (and {repeats.since} more like it)" if repeats and repeats.since else ""
+        self.log(f"refused a connection from {address}: {reason}{more}")
+        self._repeats[(address_key(address), reason)] = _Repeats(now)
+
+    def tidy(self) -> None:
+        """Write the sums of repeated refusals whose interval is over, and forget what has
+        expired (called every few seconds, so that the door's memory stays bounded)."""
+        now = self.clock()
+        for (key, reason), repeats in list(self._repeats.items()):
+            if now - repeats.logged_at >= LOG_INTERVAL:
+                if repeats.since:
+                    self.log(f"refused {repeats.since} more connections from {key}: {reason}")
+                del self._repeats[(key, reason)]
+        for key, until in list(self._banned.items()):
+            if now >= until:
+                del self._banned[key]
+        for key, times in list(self._failures.items()):
+            if key not in self._banned and times[-1] <= now - self.policy.window:
+                del self._failures[key]
+
+
+def address_key(address: str) -> str:
+    """What counts as one address: the host without its port; an IPv6 host by its /64.
+
+    >>> address_key("203.0.113.7:5000"), address_key("[2001:db8::1:2:3:4]:5000")
+    ('203.0.113.7', '2001:db8::/64')
+    >>> address_key("[::ffff:203.0.113.7]:5000"), address_key("[::1]:5000")
+    ('203.0.113.7', '::/64')
+    """
+    host = address[1:address.index("]")] if address.startswith("[") else \
+        address.rpartition(":")[0] or address
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
