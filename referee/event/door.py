@@ -23,6 +23,8 @@ lock.
 >>> door = Door(DoorPolicy(failures=2, ban=60), lines.append, lambda: clock[0])
 >>> door.failed("10.0.0.1"), door.failed("10.0.0.1")
 (0.25, 0.5)
+>>> lines
+['banned 10.0.0.1 for 60 s after 2 wrong tokens within 600 s']
 >>> door.knock("10.0.0.1")
 '2 wrong tokens within 600 s: banned for 60 s'
 >>> door.knock("10.0.0.2") is None
@@ -116,8 +118,10 @@ class Door:
         recent = [at for at in self._failures.get(key, ()) if at > now - self.policy.window]
         recent.append(now)
         self._failures[key] = recent
-        if len(recent) >= self.policy.failures:
+        if len(recent) >= self.policy.failures and key not in self._banned:
             self._banned[key] = now + self.policy.ban
+            self.log(f"banned {key} for {self.policy.ban:g} s after {len(recent)} wrong tokens "
+                     f"within {self.policy.window:g} s")
         return min(self.policy.first_delay * 2 ** (len(recent) - 1), self.policy.most_delay)
 
     def refuse(self, address: str, reason: str) -> None:

@@ -116,7 +116,8 @@ class Event:
             if port:
                 self.spectators = ReportServer(settings.out, live, host, port)
             self.server = EventServer(roster, settings.name, settings.listen.host,
-                                      settings.listen.port, context, self.log)
+                                      settings.listen.port, context, self.log,
+                                      hello_seconds=settings.hello, door=settings.door)
         except OSError as error:
             raise EventError(f"cannot listen: {error.strerror or error}") from None
         slots = settings.concurrency or len(settings.entrants) // 2

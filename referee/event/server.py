@@ -75,6 +75,7 @@ class _Connection(ServerConnection):
         self.address = "?"
         self.waiting = False
         self.accounted = False  # whether the refusal or login was already logged
+        self.handled = False  # whether the server's handler took the connection over
         self.accepted_at = 0.0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -99,16 +100,18 @@ class _Connection(ServerConnection):
         self.accounted = True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """Settle a connection that ends before the handler took it over (the handler settles
+        the others itself, with the reason it knows)."""
         super().connection_lost(exc)
-        if not self.accounted:
-            if self.request is None:
-                waited = time.monotonic() - self.accepted_at
-                self.settle(f"no WebSocket handshake within {self.handshake_seconds:g} s"
-                            if waited >= self.handshake_seconds else
-                            "closed before the WebSocket handshake")
-            else:
-                self.settle("closed before its hello")
-        self.settle()
+        if self.handled:
+            return
+        waited = time.monotonic() - self.accepted_at
+        if self.request is not None:
+            self.settle("closed during the WebSocket handshake")
+        elif waited >= self.handshake_seconds:
+            self.settle(f"no WebSocket handshake within {self.handshake_seconds:g} s")
+        else:
+            self.settle("closed before the WebSocket handshake")
 
 
 class EventServer:
@@ -157,6 +160,7 @@ class EventServer:
             self.door.tidy()
 
     async def _handle(self, connection: _Connection) -> None:
+        connection.handled = True
         try:
             await self._serve(connection)
         except Exception as error:  # a fault of this connection only  # noqa: BLE001
@@ -283,9 +287,18 @@ class EventServer:
         self._end_loop()
 
     async def _close(self) -> None:
+        """Close the server and its connections, then end whatever is still running on the
+        loop (a connection that does not answer the close), so that nothing is left behind."""
         self._tidying.cancel()
         self._server.close()
-        await self._server.wait_closed()
+        try:
+            await asyncio.wait_for(self._server.wait_closed(), 2 * CLOSE_SECONDS)
+        except TimeoutError:
+            pass
+        running = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
 
     def _run(self, coroutine: Coroutine, timeout: float | None = None) -> Any:
         """Run ``coroutine`` on the server's loop and wait for its result."""
@@ -294,6 +307,8 @@ class EventServer:
     def _end_loop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
+        if not self._thread.is_alive():
+            self._loop.close()
 
     def _loop_failed(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """What asyncio would print with a traceback (a failed TLS handshake, say), as one

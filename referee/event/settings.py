@@ -11,7 +11,9 @@ rules), ``concurrency`` (most games at once; 0: as many as the participants allo
 ``anchor`` (``{ name = "...", elo = 1500 }``).
 Tables: ``[listen]`` (``host``, ``port``, ``certificate``, ``key``, ``plain``),
 ``[spectators]`` (``host``, ``port``; port 0: no page), ``[lag]`` (:mod:`.lag`: ``start``,
-``gain``, ``cap``, ``per-answer``) and one ``[[participant]]`` per participant (``name``, and
+``gain``, ``cap``, ``per-answer``), ``[limits]`` (:mod:`.door`: ``pending``,
+``pending-per-address``, ``failures``, ``window``, ``ban``, and ``hello``: the seconds a
+connection has for its handshake and then its ``hello``) and one ``[[participant]]`` per participant (``name``, and
 ``token-sha256`` or ``token``).
 
 Paths are relative to the event file's folder. Every mistake is an :class:`EventFileError`
@@ -28,6 +30,7 @@ from typing import Any, Mapping
 from ..plan.setup import DEFAULT_MAX_MOVES, Setup
 from ..plan.time_control import TimeControl
 from ..records.config import ConfigError, read_config
+from .door import DoorPolicy
 from .lag import LagPolicy
 from .roster import Entrant, token_digest
 
@@ -81,6 +84,8 @@ class EventSettings:
     listen: Listen = Listen()
     spectators: tuple[str, int] = ("127.0.0.1", DEFAULT_SPECTATOR_PORT)
     lag: LagPolicy = LagPolicy()
+    door: DoorPolicy = DoorPolicy()
+    hello: float = 10.0
     anchor: tuple[str, float] | None = None
 
     @property
@@ -244,6 +249,13 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
                          f"certificate and key (or plain = true to send tokens in clear text)")
     spectators = reader.table_of("spectators")
     lag = reader.table_of("lag")
+    limits = reader.table_of("limits")
+    default = DoorPolicy()
+    door = DoorPolicy(limits.whole("pending", default.pending, 1),
+                      limits.whole("pending-per-address", default.pending_per_address, 1),
+                      limits.whole("failures", default.failures, 1),
+                      limits.number("window", default.window),
+                      limits.number("ban", default.ban))
     anchor = reader.get("anchor", dict)
     if anchor is not None:
         anchor_reader = _Reader(anchor, "anchor")
@@ -262,4 +274,4 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
                     spectators.whole("port", DEFAULT_SPECTATOR_PORT)),
         lag=LagPolicy(lag.number("start", 2.0), lag.number("gain", 1.0), lag.number("cap", 5.0),
                       lag.number("per-answer", 3.0)),
-        anchor=anchor)
+        door=door, hello=limits.number("hello", 10.0, 0.1), anchor=anchor)

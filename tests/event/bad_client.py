@@ -5,7 +5,9 @@ and does it again, so that every game of its participant meets it.
     python bad_client.py URL TOKEN MODE [--times N]
 
 MODE: ``garbage`` (a message that is not JSON), ``oversized`` (a message of 200 kB),
-``flood`` (a thousand answers to commands nobody sent), ``silent`` (never answers).
+``flood`` (a thousand answers to commands nobody sent), ``silent`` (never answers),
+``surrogate`` (an answer holding a lone surrogate, valid JSON), ``lost-surrogate`` (a ``lost``
+whose reason holds one).
 """
 
 from __future__ import annotations
@@ -28,13 +30,20 @@ def misbehave(connection, mode: str, command: dict) -> None:
             connection.send(json.dumps({"type": "answer", "id": 1_000_000 + number, "text": "= a1"}))
     elif mode == "silent":
         pass
+    elif mode == "surrogate":
+        connection.send(json.dumps({"type": "answer", "id": command["id"], "text": "= \ud800",
+                                    "think": 0}))
+    elif mode == "lost-surrogate":
+        connection.send(json.dumps({"type": "lost", "id": command["id"],
+                                    "reason": "boom \udc80"}))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("url")
     parser.add_argument("token")
-    parser.add_argument("mode", choices=("garbage", "oversized", "flood", "silent"))
+    parser.add_argument("mode", choices=("garbage", "oversized", "flood", "silent", "surrogate",
+                                             "lost-surrogate"))
     parser.add_argument("--times", type=int, default=20)
     arguments = parser.parse_args()
     for _ in range(arguments.times):

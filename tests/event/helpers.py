@@ -79,7 +79,7 @@ def _toml(value: Any) -> str:
 
 def write_event(folder: Path, names: tuple[str, ...] = NAMES[:2], tls: bool = False,
                 port: int = 0, listen: dict | None = None, lag: dict | None = None,
-                **settings: Any) -> Path:
+                limits: dict | None = None, **settings: Any) -> Path:
     """An event file in ``folder``: a quick Breakthrough on 5x5 by default."""
     values = {"name": "Test event", "game": "breakthrough", "boardsize": "5", "time": 20,
               "games": 2, "seed": 1, "out": "out", **settings}
@@ -92,6 +92,8 @@ def write_event(folder: Path, names: tuple[str, ...] = NAMES[:2], tls: bool = Fa
     lines += ["[spectators]", "port = 0"]
     if lag:
         lines += ["[lag]", *(f"{key} = {_toml(value)}" for key, value in lag.items())]
+    if limits:
+        lines += ["[limits]", *(f"{key} = {_toml(value)}" for key, value in limits.items())]
     for name in names:
         lines += ["[[participant]]", f'name = "{name}"', f'token = "{token_of(name)}"']
     path = folder / "event.toml"
