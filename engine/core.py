@@ -64,6 +64,16 @@ class Outcome:
         return "B+" if self.winner == BLACK else "W+"
 
 
+@dataclass(frozen=True)
+class Advantage:
+    """A score that a game's evaluation reads as a clear advantage, in its own units, and what
+    that amount means in the evaluation's terms (``Advantage(100, "one piece (100)")``): the
+    referee's book maker keeps only random openings its search scores within it of level."""
+
+    score: int
+    meaning: str
+
+
 class OutOfBudget(Exception):
     """A search or solver's stop test said stop (time or nodes spent); nothing it had cached
     is wrong."""
@@ -118,6 +128,9 @@ class Game(ABC):
     registry lists the games in that order.
     ``may_not_end`` marks a game whose rules let it run forever (the referee's move limit
     ends it).
+    ``clear_advantage`` is the score its evaluation reads as a clear advantage (:class:`Advantage`),
+    which bounds the openings of a book made for it; ``None`` for a game that gives none (a
+    book for it then needs an explicit bound).
     ``options`` maps each option name to its allowed values, the default first; an option whose
     values cannot be listed (a layout string, say) maps to an empty tuple and the game checks it
     in :meth:`check_option`.
@@ -134,6 +147,7 @@ class Game(ABC):
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     option_defaults: ClassVar[Mapping[str, str]] = {}
     may_not_end: ClassVar[bool] = False
+    clear_advantage: ClassVar[Advantage | None] = None
 
     def __init__(self, options: Mapping[str, str] | None = None,
                  size: tuple[int, int] | None = None) -> None:
