@@ -35,6 +35,7 @@ from engine.games.cookiedisco import (
     CookieDiscoPosition,
     axial,
     cell_of,
+    cell_text,
     numbered_positions,
 )
 from engine.perft import perft
@@ -690,3 +691,10 @@ def test_perft_three_agrees_with_the_reference(layout):
 @pytest.mark.parametrize("layout", "246")
 def test_random_games_keep_every_invariant_in_every_layout(layout):
     check_playout(find_game("cookiedisco")({"layout": layout}), seed=int(layout))
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s player cookie is (none before it is placed), read from the rules'
+    state: what tests/test_drawing.py finds drawn."""
+    cell = position.cells[6 + colour]
+    return set() if cell is None else {cell_text(cell)}

@@ -7,6 +7,8 @@ import pytest
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, Termination, find_game
 from engine.games.loa import LoaPosition, is_connected
 
+from ..playouts import square_names
+
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
 
 
@@ -178,3 +180,9 @@ def test_an_empty_origin_is_named_in_the_error():
     position = find_game("loa")().initial_position()
     with pytest.raises(IllegalMoveError, match="no black piece on a2"):
         position.parse_move("a2-a4")
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.pieces[colour], 8)
