@@ -263,7 +263,16 @@ def test_the_diagram_has_coordinates_and_rank_1_at_the_bottom():
     assert lines[7] == "X black, O white; white to move"
 
 
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
 def drawn_pieces(position, colour: int) -> set[str]:
     """Where ``colour``'s pieces are on the board, read from the rules' state: what
     tests/test_drawing.py finds drawn."""
     return square_names(position.pieces[colour], position.game.cols)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--boardsize", "4x5"], r"x", [r"x"])

@@ -216,7 +216,16 @@ def test_diagram_shows_stones_and_coordinates():
     assert "black to move" in diagram
 
 
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
 def drawn_pieces(position, colour: int) -> set[str]:
     """Where ``colour``'s pieces are on the board, read from the rules' state: what
     tests/test_drawing.py finds drawn."""
     return square_names(position.pieces[colour], position.game.cols)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--boardsize", "4"], r"x", [r"x"])

@@ -440,7 +440,16 @@ def test_each_circuit_is_one_closed_path_with_its_four_loops_and_crossings():
                 assert abs(a % 6 - b % 6) + abs(a // 6 - b // 6) == 1
 
 
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
 def drawn_pieces(position, colour: int) -> set[str]:
     """Where ``colour``'s pieces are on the board, read from the rules' state: what
     tests/test_drawing.py finds drawn."""
     return square_names(position.pieces[colour], 6)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--max-moves", "30"], r"x", [r"x"])
