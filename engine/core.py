@@ -9,8 +9,9 @@ A game is split in two, as in OpenSpiel:
   their one canonical text.
 
 Games implement only the rule-specific hooks (``_generate``, ``_apply``, ``_revert``,
-``_judge``, ``move_text``, ``parse_move``, ``key``, ``diagram``); :meth:`Position.play` and
-:meth:`Position.undo` do the bookkeeping (history, turn, repetition counts, outcome) once for all.
+``_judge``, ``move_text``, ``parse_move``, ``key``, ``diagram``, and ``cell`` for the default
+picture); :meth:`Position.play` and :meth:`Position.undo` do the bookkeeping (history, turn,
+repetition counts, outcome) once for all.
 Moves are whatever small immutable value suits a game's move generator (an ``int`` for most):
 outside the game they travel as canonical text.
 """
@@ -61,6 +62,16 @@ class Outcome:
         if self.winner is None:
             return "0"
         return "B+" if self.winner == BLACK else "W+"
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """A score that a game's evaluation reads as a clear advantage, in its own units, and what
+    that amount means in the evaluation's terms (``Advantage(100, "one piece (100)")``): the
+    referee's book maker keeps only random openings its search scores within it of level."""
+
+    score: int
+    meaning: str
 
 
 class OutOfBudget(Exception):
@@ -117,6 +128,9 @@ class Game(ABC):
     registry lists the games in that order.
     ``may_not_end`` marks a game whose rules let it run forever (the referee's move limit
     ends it).
+    ``clear_advantage`` is the score its evaluation reads as a clear advantage (:class:`Advantage`),
+    which bounds the openings of a book made for it; ``None`` for a game that gives none (a
+    book for it then needs an explicit bound).
     ``options`` maps each option name to its allowed values, the default first; an option whose
     values cannot be listed (a layout string, say) maps to an empty tuple and the game checks it
     in :meth:`check_option`.
@@ -133,6 +147,7 @@ class Game(ABC):
     options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     option_defaults: ClassVar[Mapping[str, str]] = {}
     may_not_end: ClassVar[bool] = False
+    clear_advantage: ClassVar[Advantage | None] = None
 
     def __init__(self, options: Mapping[str, str] | None = None,
                  size: tuple[int, int] | None = None) -> None:
@@ -290,6 +305,24 @@ class Position(ABC):
     @abstractmethod
     def diagram(self) -> str:
         """A human-readable picture of the position, rank 1 at the bottom, files labelled."""
+
+    # --- the picture, for engine.drawing ----------------------------------------------------
+
+    def cell(self, square: int) -> str:
+        """The one-character picture of ``square`` on the game's rectangular board, read by the
+        default :meth:`draw`: ``X`` a black piece, ``O`` a white piece, ``.`` an empty square,
+        any other character a mark written on the square (a game's :meth:`diagram` may use it
+        too, with :func:`engine.grid.render`). A game that draws itself need not give it."""
+        raise NotImplementedError(f"{self.game.name} gives neither cell(square) nor "
+                                  f"draw(canvas), so its positions cannot be drawn")
+
+    def draw(self, canvas) -> None:
+        """Draw this position on ``canvas`` (:mod:`engine.drawing`). The default is the game's
+        board of plain squares with each square's :meth:`cell` on it, so that a new game is
+        drawn with no drawing code; a game overrides it only to look better (a chessboard, a
+        board of points, pieces in hand)."""
+        from .drawing import cell_board
+        cell_board(canvas, self)
 
     def _legal(self, move, text: str, *details):
         """``move`` (read from ``text``) when it is legal here; otherwise raise

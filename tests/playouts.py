@@ -11,8 +11,15 @@ from __future__ import annotations
 import random
 
 from engine import Game, Outcome, Position, find_game
+from engine.bits import squares_of
+from engine.grid import square_name
 
 PLY_CAP = 3000
+
+
+def square_names(bits: int, cols: int) -> set[str]:
+    """The names of the squares of the bitboard ``bits`` on a board ``cols`` wide."""
+    return {square_name(square, cols) for square in squares_of(bits)}
 
 
 def snapshot(position: Position):

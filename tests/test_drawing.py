@@ -1,63 +1,53 @@
 """The drawing layer: every registered game drawn at the start, in the middle and at the end of
 a seeded random game, read back as XML and checked against the position.
 
-The counts of pieces come from each game's own state (bitboards, hands, cookie cells), never
-from the drawing code; a game added to the registry without a counter here fails the test.
+The games come from the registry. The places of the pieces come from each game's own state
+(bitboards, hands, cookie cells) as its test module reads it, never from the drawing code; a
+game that draws itself without such a reader fails the test, and a game drawn by the default
+picture is checked against its cells.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from engine import BLACK, WHITE, find_game, game_names
+from engine import BLACK, WHITE, Position, find_game, game_names
 from engine.drawing import svg
-from engine.grid import FILES
+from engine.games.clobber import ClobberPosition
+from engine.grid import FILES, square_name, two_colour_cells
 
 PLY_CAP = 300  # the "end" of a game that may run for ever
 
 
-def squares(bits: int, cols: int) -> set[str]:
-    return {f"{FILES[s % cols]}{s // cols + 1}" for s in range(bits.bit_length()) if bits >> s & 1}
+def expected_pieces(position, colour: int) -> tuple[set[str], int]:
+    """Where ``colour``'s pieces must be drawn on the board (``data-at`` names) and how many in
+    hand, from the rules' own state: a game that draws itself has its test module
+    (tests/games/test_NAME.py) read them with ``drawn_pieces(position, colour)`` and, if it has
+    a hand, ``drawn_hand(position, colour)``; a game drawn by default shows its ``cell``."""
+    if type(position).draw is Position.draw:
+        cols, rows = position.game.size
+        return {square_name(square, cols) for square in range(cols * rows)
+                if position.cell(square) == "XO"[colour]}, 0
+    module = game_tests(position.game.name)
+    return module.drawn_pieces(position, colour), getattr(module, "drawn_hand", no_hand)(
+        position, colour)
 
 
-def cookie_cells(position, colour: int) -> set[str]:
-    from engine.games.cookiedisco import cell_text
-    cell = position.cells[6 + colour]
-    return set() if cell is None else {cell_text(cell)}
+def game_tests(name: str):
+    """The test module of game ``name``, tests/games/test_NAME.py (``None`` for a game that
+    has none): what it says about the game for the generic tests."""
+    module = f"{__package__}.games.test_{name}"
+    return importlib.import_module(module) if importlib.util.find_spec(module) else None
 
 
-# For each game: the names of the cells where each colour has a piece on the board, and the
-# pieces it holds in hand (drawn beside the board).
-ON_BOARD = {
-    "loa": lambda p, c: squares(p.pieces[c], 8),
-    "breakthrough": lambda p, c: squares(p.pieces[c], p.game.cols),
-    "knightthrough": lambda p, c: squares(p.pieces[c], p.game.cols),
-    "clobber": lambda p, c: squares(p.pieces[c], p.game.cols),
-    "surakarta": lambda p, c: squares(p.pieces[c], 6),
-    "kolem": lambda p, c: squares(p.pieces[c], 5),
-    "argon": lambda p, c: squares(p.stones[c], p.game.cols),
-    "laocoon": lambda p, c: squares(p.rings[c], 8),
-    "cookiedisco": cookie_cells,
-}
-IN_HAND = {"kolem": lambda p, c: p.hands[c]}
-
-
-def domino_names(position, colour: int) -> set[str]:
-    """Domineering's dominoes as ``lower-upper`` or ``left-right`` square names."""
-    cols = position.game.cols
-    step = cols if colour == BLACK else 1
-    covered, names = position.covered[colour], set()
-    while covered:
-        low = covered & -covered
-        first = low.bit_length() - 1
-        covered ^= low | low << step
-        names.add(f"{FILES[first % cols]}{first // cols + 1}-"
-                  f"{FILES[(first + step) % cols]}{(first + step) // cols + 1}")
-    return names
+def no_hand(position, colour: int) -> int:
+    return 0
 
 
 def positions(name: str, seed: int = 7):
@@ -96,8 +86,12 @@ def drawn():
     return {name: positions(name) for name in game_names()}
 
 
-def test_every_game_has_a_piece_counter():
-    assert set(game_names()) == set(ON_BOARD) | {"domineering"}
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_that_draws_itself_has_its_pieces_read_by_its_tests(name):
+    if type(find_game(name)().initial_position()).draw is not Position.draw:
+        assert hasattr(game_tests(name), "drawn_pieces"), (
+            f"{name} draws itself: tests/games/test_{name}.py must say where its pieces are "
+            f"with drawn_pieces(position, colour)")
 
 
 @pytest.mark.parametrize("name, stage", CASES)
@@ -107,13 +101,9 @@ def test_pieces_are_drawn_where_the_position_has_them(drawn, name, stage):
     for colour in (BLACK, WHITE):
         word = ("black", "white")[colour]
         found = sorted(element.get("data-at") for element in pieces(picture, word))
-        if name == "domineering":
-            expected = sorted(domino_names(position, colour))
-        else:
-            expected = sorted(ON_BOARD[name](position, colour))
-        assert found == expected, f"{word} pieces"
-        held = IN_HAND.get(name, lambda p, c: 0)(position, colour)
-        assert len(pieces(picture, word, hand=True)) == held, f"{word} pieces in hand"
+        on_board, in_hand = expected_pieces(position, colour)
+        assert found == sorted(on_board), f"{word} pieces"
+        assert len(pieces(picture, word, hand=True)) == in_hand, f"{word} pieces in hand"
 
 
 @pytest.mark.parametrize("name, stage", CASES)
@@ -141,7 +131,8 @@ def test_coordinates_are_labelled(drawn, name):
     labels = {element.text for element, classes in elements(svg(position, last))
               if "coordinate" in classes}
     if name == "cookiedisco":
-        occupied = {cell for colour in (BLACK, WHITE) for cell in cookie_cells(position, colour)}
+        occupied = {cell for colour in (BLACK, WHITE)
+                    for cell in expected_pieces(position, colour)[0]}
         assert occupied and occupied <= labels
     else:
         cols, rows = position.game.size
@@ -217,8 +208,48 @@ def test_laocoon_draws_every_disc():
         assert sum(colour in classes for classes in discs) == 16
 
 
-def test_game_without_hook_is_refused():
-    class Bare:
-        game = find_game("loa")()
-    with pytest.raises(TypeError, match="no drawing hook"):
-        svg(Bare())
+class PlainClobber(ClobberPosition):
+    """Clobber drawn by the default picture, from its diagram's cells."""
+
+    @classmethod
+    def start(cls, size: tuple[int, int]) -> PlainClobber:
+        game = find_game("clobber")(size=size)
+        return cls(game, *game.initial_position().pieces)
+
+    draw = Position.draw
+
+    def cell(self, square: int) -> str:
+        return two_colour_cells(*self.pieces)(square)
+
+
+def test_a_game_without_its_own_drawing_is_drawn_from_its_cells():
+    position = PlainClobber.start((3, 2))
+    position.play(position.parse_move("a1xb1"))
+    picture = svg(position, "a1xb1")
+    # a1 b1 c1 start black white black, a2 b2 c2 white black white; a1 takes b1
+    assert sorted(element.get("data-at") for element in pieces(picture, "black")) == [
+        "b1", "b2", "c1"]
+    assert sorted(element.get("data-at") for element in pieces(picture, "white")) == ["a2", "c2"]
+    marks = {mark.get("data-at") for mark, classes in elements(picture) if "lastmove" in classes}
+    assert marks == {"a1", "b1", None}  # the two squares and the arrow
+    assert {element.get("data-square") for element, classes in elements(picture)
+            if "square" in classes} == {"a1", "b1", "c1", "a2", "b2", "c2"}
+
+
+def test_other_cell_characters_are_written_on_their_squares():
+    class Marked(PlainClobber):
+        def cell(self, square: int) -> str:
+            return "#" if square == 4 else "."
+
+    picture = svg(Marked.start((3, 2)))
+    marks = [(element.get("data-at"), element.text) for element, classes in elements(picture)
+             if "mark" in classes]
+    assert marks == [("b2", "#")] and not pieces(picture, "black") + pieces(picture, "white")
+
+
+def test_a_game_with_neither_cells_nor_a_drawing_is_refused_in_one_line():
+    class Bare(PlainClobber):
+        cell = Position.cell
+
+    with pytest.raises(NotImplementedError, match="clobber gives neither cell"):
+        svg(Bare.start((3, 2)))

@@ -9,7 +9,10 @@
 
 Each game maps its position onto the drawing layer through one hook on its position class,
 ``draw(self, canvas)``, using the primitives of :class:`~engine.drawing.canvas.Canvas` and a
-board geometry from :mod:`engine.drawing.boards`. The hook may mark the last move itself
+board geometry from :mod:`engine.drawing.boards`. The default hook (:meth:`Position.draw
+<engine.core.Position.draw>`) draws the game's board of plain squares with what each square's
+``cell`` says (:func:`cell_board`): a new game is drawn with no drawing code, and overrides
+the hook only to look better. The hook may mark the last move itself
 (``canvas.last_move`` holds its text); when it does not, the cells the move names are
 highlighted, a from-to pair with an arrow. Every piece is an element with the classes
 ``piece`` and ``black`` or ``white`` and a ``data-at`` attribute naming its square; squares
@@ -18,12 +21,16 @@ carry ``square light|dark`` and ``data-square``; the last move's marks carry ``l
 
 from __future__ import annotations
 
-from ..core import COLOUR_NAMES, Position
+from ..core import BLACK, COLOUR_NAMES, WHITE, Position
 from .boards import DARK, LIGHT, Grid, Hexes
 from .canvas import UNIT, Canvas
 
-__all__ = ["svg", "board_geometry", "caption", "square_board", "bitboard_pieces", "Canvas",
-           "Grid", "Hexes", "UNIT"]
+__all__ = ["svg", "board_geometry", "caption", "square_board", "cell_board", "bitboard_pieces",
+           "Canvas", "Grid", "Hexes", "UNIT"]
+
+# What a square's ``cell`` character shows in the default picture (:func:`cell_board`).
+CELL_PIECES = {"X": BLACK, "O": WHITE}
+EMPTY_CELLS = (".", " ")
 
 
 def svg(position: Position, last_move: str | None = None, flipped: bool = False,
@@ -34,11 +41,8 @@ def svg(position: Position, last_move: str | None = None, flipped: bool = False,
     ``flipped`` turns the board half round; ``with_caption`` writes a line under the picture
     with the side to move (or the result) and the last move.
     """
-    draw = getattr(position, "draw", None)
-    if draw is None:
-        raise TypeError(f"{position.game.name} has no drawing hook (Position.draw)")
     canvas = Canvas(flipped, last_move)
-    draw(canvas)
+    position.draw(canvas)
     if not canvas.move_marked:
         canvas.mark_move(last_move)
     if with_caption:
@@ -87,6 +91,27 @@ def square_board(canvas: Canvas, cols: int, rows: int, light: str = LIGHT,
     grid = canvas.board = Grid(cols, rows, canvas.flipped)
     grid.draw_squares(canvas, light, dark, dots)
     grid.draw_labels(canvas)
+    return grid
+
+
+def cell_board(canvas: Canvas, position: Position) -> Grid:
+    """The default picture of a position (:meth:`Position.draw <engine.core.Position.draw>`):
+    its game's board of plain squares with coordinates, and on each square what
+    ``position.cell(square)`` says: ``X`` a black piece, ``O`` a white one, ``.`` (or a space)
+    nothing, any other character written on the square (class ``mark``, with ``data-at``);
+    returns the geometry."""
+    if position.game.size is None:
+        raise NotImplementedError(f"{position.game.name} has no rectangular board for the default "
+                                  f"picture: its position must draw itself (draw(canvas))")
+    cols, rows = position.game.size
+    grid = square_board(canvas, cols, rows, dark=None)
+    for square in range(cols * rows):
+        mark = position.cell(square)
+        if mark in CELL_PIECES:
+            canvas.piece(square, CELL_PIECES[mark])
+        elif mark not in EMPTY_CELLS:
+            x, y = grid.centre(square)
+            canvas.text(x, y, mark, "mark", 0.5 * UNIT, layer="pieces", data_at=grid.name(square))
     return grid
 
 

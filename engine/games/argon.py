@@ -31,8 +31,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..bits import squares_of
-from ..core import (COLOUR_NAMES, WHITE, Game, MoveSyntaxError,
-                    Outcome, Position, Termination)
+from ..core import (COLOUR_NAMES, WHITE, Advantage, Game, MoveSyntaxError, Outcome, Position,
+                    Termination)
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
 
@@ -138,6 +138,7 @@ class Argon(Game):
     name = "argon"
     title = "Argon"
     spec_section = "2.8"
+    clear_advantage = Advantage(80, "two fewer groups (40 each)")
     first_player = WHITE
     default_size = (9, 9)
     size_limits = (5, 19, 5, 19)

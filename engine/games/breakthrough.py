@@ -17,6 +17,7 @@ evaluation.
 
 from __future__ import annotations
 
+from ..core import Advantage
 from .racing import RaceGame, RacePosition, advance_weights
 
 STRAIGHT = (1, 0)
@@ -38,6 +39,7 @@ class Breakthrough(RaceGame):
     name = "breakthrough"
     title = "Breakthrough"
     spec_section = "2.2"
+    clear_advantage = Advantage(100, "one piece (100)")
     size_limits = (2, 26, 5, 26)
 
     def initial_position(self) -> BreakthroughPosition:

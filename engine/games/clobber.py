@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ..cgt import (NEGATIVE, POSITIVE, RegionRules, Regions, Shape, SumSolver, board_cells,
                    components, split_cells)
-from ..core import BLACK, COLOUR_NAMES, Game, Outcome, Position, Termination
+from ..core import BLACK, COLOUR_NAMES, Advantage, Game, Outcome, Position, Termination
 from ..grid import from_to_text, parse_from_to, render, square_name, two_colour_cells
 
 DEFAULT_SIZE = (10, 10)
@@ -226,6 +226,7 @@ class Clobber(Game):
     name = "clobber"
     title = "Clobber"
     spec_section = "2.4"
+    clear_advantage = Advantage(15, "five more stones in play (3 each)")
     first_player = BLACK
     default_size = DEFAULT_SIZE
     size_limits = (1, 26, 1, 26)

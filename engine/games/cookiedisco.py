@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import re
 
-from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, MoveSyntaxError, Outcome,
-                    Position, Termination)
+from ..core import (BLACK, COLOUR_NAMES, WHITE, Advantage, Game, MoveSyntaxError, Outcome, Position,
+                    Termination)
 
 STRIDE = 1 << 32
 HALF_STRIDE = STRIDE // 2
@@ -247,6 +247,7 @@ class CookieDisco(Game):
     name = "cookiedisco"
     title = "Cookie Disco"
     spec_section = "2.10"
+    clear_advantage = Advantage(50, "any firmer hold short of a winning split in hand (10000)")
     aliases = ("cookie_disco",)
     colour_aliases = {"orange": BLACK, "blue": WHITE}
     first_player = BLACK

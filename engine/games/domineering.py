@@ -23,8 +23,8 @@ from typing import NamedTuple
 
 from ..cgt import (CACHE_LIMIT, NEGATIVE, POSITIVE, RegionRules, Regions, Shape, SumSolver,
                    board_cells, components, split_cells)
-from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, Outcome, Position,
-                    Termination)
+from ..core import (BLACK, COLOUR_NAMES, WHITE, Advantage, Game, IllegalMoveError, Outcome,
+                    Position, Termination)
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
 
 DEFAULT_SIZE = (8, 8)
@@ -244,6 +244,7 @@ class Domineering(Game):
     name = "domineering"
     title = "Domineering"
     spec_section = "2.5"
+    clear_advantage = Advantage(15, "fifteen more moves, or five safe moves (3 each)")
     first_player = BLACK
     default_size = DEFAULT_SIZE
     size_limits = (1, 26, 1, 26)

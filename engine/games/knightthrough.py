@@ -17,6 +17,7 @@ evaluation.
 
 from __future__ import annotations
 
+from ..core import Advantage
 from .racing import RaceGame, RacePosition, advance_weights
 
 KNIGHT_STEPS = ((2, -1), (2, 1), (1, -2), (1, 2))
@@ -36,6 +37,7 @@ class Knightthrough(RaceGame):
     name = "knightthrough"
     title = "Knightthrough"
     spec_section = "2.3"
+    clear_advantage = Advantage(100, "one piece (100)")
     size_limits = (3, 26, 5, 26)
 
     def initial_position(self) -> KnightthroughPosition:

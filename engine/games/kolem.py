@@ -25,8 +25,7 @@ masks over the whole board.
 from __future__ import annotations
 
 from ..bits import squares_of
-from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, Outcome, Position,
-                    Termination)
+from ..core import BLACK, COLOUR_NAMES, WHITE, Advantage, Game, Outcome, Position, Termination
 from ..grid import parse_from_to, parse_square, render, square_name, two_colour_cells
 
 SIZE = 5
@@ -95,6 +94,7 @@ class Kolem(Game):
     name = "kolem"
     title = "Kolem"
     spec_section = "2.7"
+    clear_advantage = Advantage(100, "one piece (100)")
     first_player = WHITE
     default_size = (SIZE, SIZE)
     may_not_end = True

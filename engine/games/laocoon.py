@@ -33,7 +33,7 @@ import re
 from typing import Mapping
 
 from ..bits import squares_of
-from ..core import (BLACK, COLOUR_NAMES, WHITE, Game, IllegalMoveError, MoveSyntaxError,
+from ..core import (BLACK, COLOUR_NAMES, WHITE, Advantage, Game, IllegalMoveError, MoveSyntaxError,
                     OptionError, Outcome, Position, Termination)
 from ..grid import FILES, parse_square, square_name
 
@@ -186,6 +186,7 @@ class Laocoon(Game):
     name = "laocoon"
     title = "laoCoon"
     spec_section = "2.9"
+    clear_advantage = Advantage(200, "two rings without room (80 each) and four steps (10 each)")
     aliases = ("tor",)
     first_player = WHITE
     default_size = (SIZE, SIZE)

@@ -24,7 +24,8 @@ without h8 then (:data:`LOW_LINES`, :func:`grow_without_h8`).
 from __future__ import annotations
 
 from ..bits import WORD_LIMIT, machine_word
-from ..core import BLACK, COLOUR_NAMES, Game, IllegalMoveError, Outcome, Position, Termination
+from ..core import (BLACK, COLOUR_NAMES, Advantage, Game, IllegalMoveError, Outcome, Position,
+                    Termination)
 from ..grid import (from_to_text, parse_from_to, parse_square, render, square_name,
                     two_colour_cells)
 
@@ -185,6 +186,7 @@ class LinesOfAction(Game):
     name = "loa"
     title = "Lines of Action"
     spec_section = "2.1"
+    clear_advantage = Advantage(120, "two extra groups (60 each)")
     aliases = ("lines_of_action",)
     first_player = BLACK
     default_size = (SIZE, SIZE)

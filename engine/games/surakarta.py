@@ -26,7 +26,7 @@ captures the nearest piece beyond it (its own entries masked out) when that is a
 
 from __future__ import annotations
 
-from ..core import BLACK, COLOUR_NAMES, WHITE, Game, Outcome, Position, Termination
+from ..core import BLACK, COLOUR_NAMES, WHITE, Advantage, Game, Outcome, Position, Termination
 from ..grid import FILES, from_to_text, parse_from_to, parse_square, square_name
 
 SIZE = 6
@@ -182,6 +182,7 @@ class Surakarta(Game):
     name = "surakarta"
     title = "Surakarta"
     spec_section = "2.6"
+    clear_advantage = Advantage(100, "one piece (100)")
     first_player = BLACK
     default_size = (SIZE, SIZE)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..plan.book_maker import DEPTH, bound_for, generate_book
+from ..plan.book_maker import DEPTH, game_bound, generate_book
 from ..plan.openings import BookError, book_text, write_book
 from .arguments import (FORCE, WHOLE, WholeRange, build_setup, parse_options, parse_size,
                         refuse_overwrite)
@@ -48,9 +48,8 @@ def openings(game: str, boardsize: str | None, options: tuple[str, ...], plies: 
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     run_game = setup.make_game()
-    meaning = bound_for(run_game.name)
-    limit = meaning.score if bound is None else bound
     try:
+        limit = game_bound(run_game).score if bound is None else bound
         book = generate_book(setup, plies, count, seed, depth, limit)
     except BookError as error:
         raise click.UsageError(str(error)) from None
@@ -64,7 +63,8 @@ def openings(game: str, boardsize: str | None, options: tuple[str, ...], plies: 
         " ".join(words),
         f"{count} openings of {plies} random plies, each a distinct position, kept when a "
         f"{depth}-ply alpha-beta search scores it within {limit} of level for the side to move"
-        + (f" ({meaning.meaning})" if bound is None else "") + " and finds no forced win",
+        + (f" ({run_game.clear_advantage.meaning})" if bound is None else "")
+        + " and finds no forced win",
     ]
     try:
         write_book(out, book_text(book, run_game, comments, per_opening))

@@ -10,11 +10,12 @@ quick variants, from a layout drawn for that opening). It is kept when
   side to move, and has not found a forced win for either side (a proven result is always
   beyond the bound).
 
-The bound is in the units of the game's evaluation, so each game has its own
-(:data:`BOUNDS`), set at what its evaluation reads as a clear advantage: about a piece in the
-material games, and a comparable step of each game's main term elsewhere. Each is well above
-the scores the engine gives the positions of its own play at this depth in the first dozen
-plies (laoCoon's evaluation swings most: up to about 150 after the placements, hence 200).
+The bound is in the units of the game's evaluation, so each game gives its own on its game
+class (``clear_advantage``, an :class:`~engine.core.Advantage`), set at what its evaluation
+reads as a clear advantage: about a piece in the material games, and a comparable step of each
+game's main term elsewhere. Each is well above the scores the engine gives the positions of its
+own play at this depth in the first dozen plies (laoCoon's evaluation swings most: up to about
+150 after the placements, hence 200). A game that gives none needs an explicit bound.
 
 Everything is drawn from one ``random.Random(seed)`` and the search is deterministic, so a seed
 gives the same book every time.
@@ -23,9 +24,9 @@ gives the same book every time.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
-from engine import Position
+from engine import Game, Position
+from engine.core import Advantage
 from engine.search import AlphaBeta, Budget
 
 from .openings import BookError
@@ -34,33 +35,13 @@ from .setup import Opening, Setup
 DEPTH = 2
 
 
-@dataclass(frozen=True)
-class Bound:
-    """How far from level a kept opening may score, in the game's evaluation units, and what
-    that amount means in the evaluation's terms (for the book's header and the docs)."""
-
-    score: int
-    meaning: str
-
-
-BOUNDS = {
-    "loa": Bound(120, "two extra groups (60 each)"),
-    "breakthrough": Bound(100, "one piece (100)"),
-    "knightthrough": Bound(100, "one piece (100)"),
-    "clobber": Bound(15, "five more stones in play (3 each)"),
-    "domineering": Bound(15, "fifteen more moves, or five safe moves (3 each)"),
-    "surakarta": Bound(100, "one piece (100)"),
-    "kolem": Bound(100, "one piece (100)"),
-    "argon": Bound(80, "two fewer groups (40 each)"),
-    "laocoon": Bound(200, "two rings without room (80 each) and four steps (10 each)"),
-    "cookiedisco": Bound(50, "any firmer hold short of a winning split in hand (10000)"),
-}
-DEFAULT_BOUND = Bound(100, "100 evaluation units")
-
-
-def bound_for(game: str) -> Bound:
-    """The documented bound of ``game`` (a registered name)."""
-    return BOUNDS.get(game, DEFAULT_BOUND)
+def game_bound(game: Game) -> Advantage:
+    """The bound ``game`` gives on its class (its ``clear_advantage``); a :class:`BookError`
+    when it gives none."""
+    if game.clear_advantage is None:
+        raise BookError(f"{game.name} gives no clear_advantage on its game class to bound the "
+                        f"openings' scores by: give a bound (--bound N)")
+    return game.clear_advantage
 
 
 def search_score(position: Position, depth: int) -> int:
@@ -74,13 +55,13 @@ def search_score(position: Position, depth: int) -> int:
 def generate_book(setup: Setup, plies: int, count: int, seed: int, depth: int = DEPTH,
                   bound: int | None = None, tries: int | None = None) -> list[Opening]:
     """``count`` distinct openings of ``plies`` random moves each that the search scores within
-    ``bound`` (default :func:`bound_for` the game), numbered 1..count in the order found.
+    ``bound`` (default :func:`game_bound`), numbered 1..count in the order found.
 
     Gives up after ``tries`` random openings (default ``max(1000, 50 * count)``, duplicates
     and decided ones included) with a :class:`BookError` saying how many were found.
     """
     run_game = setup.make_game()
-    limit = bound_for(run_game.name).score if bound is None else bound
+    limit = game_bound(run_game).score if bound is None else bound
     if plies >= setup.max_moves:
         raise BookError(f"{plies} plies reach the move limit ({setup.max_moves})")
     run_keys = {key.lower() for key in setup.options}

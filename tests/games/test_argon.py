@@ -9,7 +9,7 @@ import pytest
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, SizeError, find_game
 from engine.games.argon import MOVING, PLACING, ArgonPosition, is_connected, tables
 
-from ..playouts import reference_counts
+from ..playouts import reference_counts, square_names
 
 FILES = "abcdefghijklmnopqrs"
 PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"
@@ -341,3 +341,18 @@ def test_noisy_moves_are_exactly_the_moves_that_join_all_the_movers_stones():
 
 def test_noisy_moves_are_none_while_placing():
     assert find_game("argon")().position_after(["e5"]).noisy_moves() == []
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.stones[colour], position.game.cols)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--boardsize", "5"], r"\+|x", [r"\+", r"-|x"])

@@ -18,7 +18,7 @@ from engine import (
 )
 from engine.games.breakthrough import BreakthroughPosition
 
-from ..playouts import check_playout
+from ..playouts import check_playout, square_names
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 PERFT_DATA = pathlib.Path(__file__).parent.parent / "data" / "perft"
@@ -261,3 +261,18 @@ def test_the_diagram_has_coordinates_and_rank_1_at_the_bottom():
     assert lines[0].split() == lines[6].split() == ["a", "b", "c"]
     assert lines[1] == "5 X X X 5" and lines[5] == "1 O O O 1" and lines[3] == "3 . . . 3"
     assert lines[7] == "X black, O white; white to move"
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.pieces[colour], position.game.cols)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--boardsize", "4x5"], r"x", [r"x"])

@@ -9,7 +9,7 @@ from engine.games.clobber import ClobberPosition, in_play
 from engine.grid import parse_square, square_name
 from engine.perft import perft
 
-from ..playouts import check_playout
+from ..playouts import check_playout, square_names
 
 Clobber = find_game("clobber")
 
@@ -214,3 +214,18 @@ def test_diagram_shows_stones_and_coordinates():
     diagram = setup(["a1"], ["b1"], size=(2, 2)).diagram()
     assert diagram.splitlines()[:4] == ["  a b", "2 . . 2", "1 X O 1", "  a b"]
     assert "black to move" in diagram
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.pieces[colour], position.game.cols)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--boardsize", "4"], r"x", [r"x"])

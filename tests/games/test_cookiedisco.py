@@ -35,6 +35,7 @@ from engine.games.cookiedisco import (
     CookieDiscoPosition,
     axial,
     cell_of,
+    cell_text,
     numbered_positions,
 )
 from engine.perft import perft
@@ -690,3 +691,19 @@ def test_perft_three_agrees_with_the_reference(layout):
 @pytest.mark.parametrize("layout", "246")
 def test_random_games_keep_every_invariant_in_every_layout(layout):
     check_playout(find_game("cookiedisco")({"layout": layout}), seed=int(layout))
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s player cookie is (none before it is placed), read from the rules'
+    state: what tests/test_drawing.py finds drawn."""
+    cell = position.cells[6 + colour]
+    return set() if cell is None else {cell_text(cell)}
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--max-moves", "12"], r">", [r"^-?\d+,-?\d+$", r">"])

@@ -248,3 +248,26 @@ def test_diagram_shows_each_sides_dominoes_and_coordinates():
     diagram = position.diagram()
     assert diagram.splitlines()[:4] == ["  a b", "2 - - 2", "1 . . 1", "  a b"]
     assert "black to move" in diagram
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s dominoes are, as ``lower-upper`` or ``left-right`` square names, read
+    from the rules' state: what tests/test_drawing.py finds drawn (a domino is one piece)."""
+    cols = position.game.cols
+    step = cols if colour == BLACK else 1
+    covered, names = position.covered[colour], set()
+    while covered:
+        low = covered & -covered
+        first = low.bit_length() - 1
+        covered ^= low | low << step
+        names.add(f"{square_name(first, cols)}-{square_name(first + step, cols)}")
+    return names
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--boardsize", "4"], r"-", [r"^([a-d])(\d)-\1\d$"])

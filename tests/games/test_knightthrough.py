@@ -18,7 +18,7 @@ from engine import (
 )
 from engine.games.knightthrough import KnightthroughPosition
 
-from ..playouts import check_playout
+from ..playouts import check_playout, square_names
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 PERFT_DATA = pathlib.Path(__file__).parent.parent / "data" / "perft"
@@ -215,3 +215,18 @@ def test_the_evaluation_sees_a_win_next_move_and_an_unstoppable_runner():
 def test_the_evaluation_prefers_material_and_advancement():
     assert setup("a8", "a2 b2").evaluate() > setup("a8 b8", "a2").evaluate()
     assert setup("a8", "d5").evaluate() > setup("a8", "d3").evaluate()
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.pieces[colour], position.game.cols)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--boardsize", "4x6"], r"x", [r"-|x"])

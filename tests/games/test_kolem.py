@@ -20,7 +20,7 @@ from engine.games.kolem import KolemPosition, _safe_moves
 from engine.search.alphabeta import AlphaBeta
 from engine.search.budget import Budget
 
-from ..playouts import reference_counts
+from ..playouts import reference_counts, square_names
 
 FILES = "abcde"
 PERFT = pathlib.Path(__file__).parent.parent / "data" / "perft"
@@ -348,3 +348,24 @@ def test_phase_two_golden_counts_agree_with_the_reference_generator():
     assert not position.placing
     assert set(position.legal_move_texts()) == reference_moves(position)
     assert record["counts"][:2] == reference_counts(position, reference_moves)
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.pieces[colour], 5)
+
+
+def drawn_hand(position, colour: int) -> int:
+    """How many pieces ``colour`` has in hand: what tests/test_drawing.py finds drawn beside
+    the board."""
+    return position.hands[colour]
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--max-moves", "30"], r"-", [r"^[a-e]\d$", r"-"])

@@ -22,7 +22,7 @@ from engine.games.laocoon import STANDARD_LAYOUT, LaocoonPosition
 from engine.perft import perft
 from engine.search.player import Player
 
-from ..playouts import check_playout
+from ..playouts import check_playout, square_names
 
 NAMES = [f"{file}{rank}" for rank in "12345678" for file in "abcdefgh"]
 LETTERS = "bpoy"
@@ -619,3 +619,21 @@ def test_the_weights_go_from_the_middle_games_to_the_late_games_as_spaces_run_ou
     assert start.phase() == laocoon.PHASE_SPAN
     holes = {f"{file}{rank}": "." for file in "abcdefgh" for rank in "2345"}
     assert setup(rows_with(**QUIET, **holes), white=("d6", "e6"), black=("a1", "h1")).phase() == 0
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.rings[colour], 8)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+# The random variant: its layout is drawn by the referee; a placement that could be
+# followed by a swap is chosen with the page's button.
+PLAY_BY_CLICKS = (["--max-moves", "12", "--option", "variant=random"], r"^[a-h]\d$|-.*\+",
+                  [r"^[a-h]\d$", r"-[a-h]\d\+"])

@@ -7,6 +7,8 @@ import pytest
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Outcome, Termination, find_game
 from engine.games.loa import LoaPosition, is_connected
 
+from ..playouts import square_names
+
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
 
 
@@ -178,3 +180,18 @@ def test_an_empty_origin_is_named_in_the_error():
     position = find_game("loa")().initial_position()
     with pytest.raises(IllegalMoveError, match="no black piece on a2"):
         position.parse_move("a2-a4")
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.pieces[colour], 8)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--max-moves", "16"], r"x", [r"^[a-h]\d-", r"x"])

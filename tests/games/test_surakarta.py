@@ -8,7 +8,7 @@ import pytest
 from engine import BLACK, WHITE, IllegalMoveError, MoveSyntaxError, Termination, find_game
 from engine.games.surakarta import CIRCUITS, SurakartaPosition
 
-from ..playouts import check_position
+from ..playouts import check_position, square_names
 
 FILES = "abcdef"
 NORTH, SOUTH, EAST, WEST = (0, 1), (0, -1), (1, 0), (-1, 0)
@@ -438,3 +438,18 @@ def test_each_circuit_is_one_closed_path_with_its_four_loops_and_crossings():
             if not circuit[i][1]:
                 a, b = circuit[i - 1][0], circuit[i][0]
                 assert abs(a % 6 - b % 6) + abs(a // 6 - b // 6) == 1
+
+
+# --- what the generic tests read: tests/test_drawing.py, tests/report/test_play.py ---------
+
+
+def drawn_pieces(position, colour: int) -> set[str]:
+    """Where ``colour``'s pieces are on the board, read from the rules' state: what
+    tests/test_drawing.py finds drawn."""
+    return square_names(position.pieces[colour], 6)
+
+
+# How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
+# board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
+# person must have made.
+PLAY_BY_CLICKS = (["--max-moves", "30"], r"x", [r"x"])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import find_game, game_names
-from referee.plan.book_maker import bound_for, generate_book, search_score
+from referee.plan.book_maker import game_bound, generate_book, search_score
 from referee.plan.openings import BookError, book_text, load_book, order_openings, write_book
 from referee.plan.setup import Opening, Setup
 from referee.records.folder import sgf_text
@@ -198,7 +198,7 @@ def test_generated_openings_are_distinct_legal_undecided_and_read_back(tmp_path,
     for opening in made:
         position = setup.make_game(opening.start_options).position_after(list(opening.moves))
         assert len(opening.moves) == 4 and position.outcome is None
-        assert abs(search_score(position, 2)) <= bound_for(game.name).score
+        assert abs(search_score(position, 2)) <= game_bound(game).score
         positions.add((tuple(opening.start_options.items()), position.key()))
     assert len(positions) == 3
     assert bool(made[0].start_options) == (setup.options.get("variant") in ("random", "quick"))
@@ -228,6 +228,13 @@ def test_too_few_distinct_openings_is_an_error():
     assert len(generate_book(Setup("breakthrough"), 1, 22, seed=1)) == 22
     with pytest.raises(BookError, match="found only 22 distinct undecided openings of 1 plies"):
         generate_book(Setup("breakthrough"), 1, 23, seed=1)
+
+
+def test_a_game_that_gives_no_clear_advantage_needs_an_explicit_bound():
+    plain = type("PlainClobber", (find_game("clobber"),), {"clear_advantage": None})
+    with pytest.raises(BookError, match="clobber gives no clear_advantage on its game class"):
+        game_bound(plain())
+    assert game_bound(find_game("clobber")()).score == 15
 
 
 # --- the command ---------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from referee.records.results import game_of_row as game_of
 from referee.report.server import LiveGame, LiveGames, ReportServer
 
 from ..results import rows_written
-from ..test_drawing import IN_HAND, ON_BOARD, domino_names
+from ..test_drawing import expected_pieces
 from .browser import Browser
 from .conftest import PYTHON, run_match
 
@@ -49,12 +49,8 @@ def rules_pieces(position) -> dict:
     """The same, from the rules' own state (as the drawing tests read it)."""
     found = {}
     for colour, word in ((BLACK, "black"), (WHITE, "white")):
-        if position.game.name == "domineering":
-            cells = domino_names(position, colour)
-        else:
-            cells = ON_BOARD[position.game.name](position, colour)
+        cells, found[f"{word}_hand"] = expected_pieces(position, colour)
         found[word] = sorted(cells)
-        found[f"{word}_hand"] = IN_HAND.get(position.game.name, lambda p, c: 0)(position, colour)
     return found
 
 

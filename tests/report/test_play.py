@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import BLACK, find_game
+from engine import BLACK, find_game, game_names
 from engine.drawing import board_geometry
 from referee.records.sgf import read_sgf
 from referee.records.results import game_of_row as game_of
@@ -32,6 +32,7 @@ from referee.report.png import find_browser
 
 from ..processes import another_thread, interruptible
 from ..results import rows_written
+from ..test_drawing import game_tests
 from .browser import Browser
 
 CHROMIUM = find_browser()
@@ -40,24 +41,15 @@ pytestmark = pytest.mark.skipif(
                              "on PATH); .ci/run installs Debian's chromium")
 
 RANDOM_ENGINE = f"{sys.executable} -m protocol.cli --algorithm random --seed 7"
-# Each game's command-line settings: a small board where the game has one, a move limit where a
-# random game would be long; the moves the test prefers (a pattern on the move text); the kinds
-# of move the person must have made by clicks in the game (patterns, each matched by a move).
-GAMES = {
-    "loa": (["--max-moves", "16"], r"x", [r"^[a-h]\d-", r"x"]),
-    "breakthrough": (["--boardsize", "4x5"], r"x", [r"x"]),
-    "knightthrough": (["--boardsize", "4x6"], r"x", [r"-|x"]),
-    "clobber": (["--boardsize", "4"], r"x", [r"x"]),
-    "domineering": (["--boardsize", "4"], r"-", [r"^([a-d])(\d)-\1\d$"]),
-    "surakarta": (["--max-moves", "30"], r"x", [r"x"]),
-    "kolem": (["--max-moves", "30"], r"-", [r"^[a-e]\d$", r"-"]),
-    "argon": (["--boardsize", "5"], r"\+|x", [r"\+", r"-|x"]),
-    # The random variant: its layout is drawn by the referee; a placement that could be
-    # followed by a swap is chosen with the page's button.
-    "laocoon": (["--max-moves", "12", "--option", "variant=random"], r"^[a-h]\d$|-.*\+",
-                [r"^[a-h]\d$", r"-[a-h]\d\+"]),
-    "cookiedisco": (["--max-moves", "12"], r">", [r"^-?\d+,-?\d+$", r">"]),
-}
+# How a game is played by clicks when its test module (tests/games/test_NAME.py) does not say
+# (PLAY_BY_CLICKS): as it comes, with a move limit, any move, no kind of move required.
+PLAIN_CLICKS = (["--max-moves", "30"], "", [])
+
+
+def play_by_clicks(game: str) -> tuple[list[str], str, list[str]]:
+    """How a whole game of ``game`` is played by clicks: the command-line settings, a pattern
+    of the moves the test prefers, and patterns of the kinds of move the person must make."""
+    return getattr(game_tests(game), "PLAY_BY_CLICKS", PLAIN_CLICKS)
 
 
 @pytest.fixture(scope="module")
@@ -220,11 +212,11 @@ def game_of_page(browser: Browser):
     return kind(state["options"], size).position_after(state["moves"])
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", game_names())
 def test_a_whole_game_by_clicks(browser, tmp_path, game):
     """A game to its end (or the move limit) by clicks; then Ctrl-C ends the command, whose
     engine has stopped with the run."""
-    extra, prefer, kinds = GAMES[game]
+    extra, prefer, kinds = play_by_clicks(game)
     command = PlayCommand(tmp_path / "out", game, *extra)
     rng = random.Random(game)
     try:
