@@ -108,7 +108,8 @@ class Event:
                 raise EventError(str(error)) from None
         engines = tuple(EngineSpec("remote", name, control=settings.control)
                         for name in settings.names)
-        run = Run(settings.setup, engines, planned, settings.out, seed, anchor=settings.anchor)
+        run = Run(settings.setup, engines, planned, settings.out, seed, anchor=settings.anchor,
+                  gauntlet=settings.gauntlet)
         live = LiveGames()
         observers: list[RunObserver] = [*self.observers, ReportWriter(), LiveView(live)]
         host, port = settings.spectators
