@@ -265,7 +265,7 @@ def _play(settings: MatchSettings, planned: list, seed: int,
                    f"kept in the file and their games, if any, are played again", err=True)
     try:
         run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt,
-                  settings.anchor)
+                  settings.anchor, settings.gauntlet)
         runner = Runner(run, executor, results,
                         Observers([Progress(settings.report_every), ProgressBar(), ReportWriter(),
                                    *observers]), starter)

@@ -40,12 +40,14 @@ class Progress(RunObserver):
         self.report_every = report_every
         self.echo = echo
         self.total = 0
+        self.gauntlet = 0
         self.summary_at: int | None = None  # games counted when the summary was last printed
         self.score_at: int | None = None  # the same, for the "Score of" line
 
     def run_started(self, run: Run) -> None:
         self.out = run.out
         self.total = max(len(run.planned), run.tally.games)
+        self.gauntlet = run.gauntlet
 
     def game_finished(self, game: FinishedGame, summary: Summary) -> None:
         result, names = game.result, summary.engines
@@ -88,7 +90,7 @@ class Progress(RunObserver):
         """The summary, unless it was just printed for the same games."""
         if self.summary_at != summary.games:
             self.summary_at = summary.games
-            self.echo(format_summary(summary))
+            self.echo(format_summary(summary, self.gauntlet))
 
 
 class ProgressBar(RunObserver):

@@ -108,4 +108,4 @@ def stats_command(folders: tuple[Path, ...], as_json: bool, sprt_words: str | No
     if as_json:
         click.echo(json.dumps(summary.as_json(), indent=2, allow_nan=False))
     else:
-        click.echo(format_summary(summary))
+        click.echo(format_summary(summary, runs[0].settings.get("gauntlet") or 0))

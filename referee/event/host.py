@@ -34,6 +34,10 @@ from .server import EventServer
 from .settings import EventSettings
 
 
+# What chooses an event's folder, as the folder's messages name it.
+OUT_SETTING = "folder (out in the event file)"
+
+
 class EventError(Exception):
     """The event cannot start (folder, settings, certificate, address); one line."""
 
@@ -84,9 +88,9 @@ class Event:
         settings = self.settings
         context = tls_context(settings)
         try:
-            self._lock = lock_folder(settings.out)
+            self._lock = lock_folder(settings.out, OUT_SETTING)
             saved = check_settings(settings.out, settings.saved(),
-                                   {"seed": random.SystemRandom().randrange(1 << 31)})
+                                   {"seed": random.SystemRandom().randrange(1 << 31)}, OUT_SETTING)
         except (FolderBusy, FolderRefused, SettingsMismatch) as error:
             raise EventError(str(error)) from None
         except OSError as error:
@@ -108,7 +112,8 @@ class Event:
                 raise EventError(str(error)) from None
         engines = tuple(EngineSpec("remote", name, control=settings.control)
                         for name in settings.names)
-        run = Run(settings.setup, engines, planned, settings.out, seed, anchor=settings.anchor)
+        run = Run(settings.setup, engines, planned, settings.out, seed, anchor=settings.anchor,
+                  gauntlet=settings.gauntlet)
         live = LiveGames()
         observers: list[RunObserver] = [*self.observers, ReportWriter(), LiveView(live)]
         host, port = settings.spectators

@@ -7,8 +7,14 @@ Trusting it outright would let a client claim any thinking as lag, so, as liches
 ``LagTracker`` (scalachess) does, the allowance comes from a quota: a side starts a game with
 ``start`` seconds of it, each answer may take at most ``per_answer`` and never more than is
 left, and each move it makes refills ``gain``, up to ``cap``. Whatever a client claims, over a
-game of ``n`` moves it is granted at most ``start + n * gain`` seconds in all, and every
-answer is charged at least its measured time less ``per_answer``.
+game of ``n`` moves it is granted at most ``start + n * gain`` seconds in all, besides its
+set-up's, and every answer is charged at least its measured time less ``per_answer``.
+
+The set-up of a game (every answer before a side's first move: ``boardsize``, ``clear_board``,
+``time_settings``, the opening's ``play``...) draws nothing from the quota: its lag is granted
+within the same bounds per answer (``per_answer`` and the round trip's below), so that a slow
+link's set-up (five or six round trips) does not spend the start allowance the first move
+needs. A set-up has a bounded number of answers, and none of them is a move.
 
 The server also measures the connection's round trip itself (the WebSocket's keep-alive pings)
 and believes a claim only up to :data:`RTT_FACTOR` round trips plus :data:`RTT_SLACK`: a
@@ -25,6 +31,9 @@ client that reports a fast engine over a fast link cannot turn its thinking into
 0.0
 >>> round(quota.grant(measured=2.0, think=0.0, rtt=0.1), 6)  # 2 s of "lag" on a 0.1 s link
 0.22
+>>> fresh = LagQuota(LagPolicy(start=1.0))
+>>> round(fresh.grant(measured=0.3, think=0.0, setup=True), 6), fresh.left  # quota untouched
+(0.3, 1.0)
 """
 
 from __future__ import annotations
@@ -64,14 +73,17 @@ class LagQuota:
         return min(self.left, self.policy.per_answer)
 
     def grant(self, measured: float, think: float | None, move: bool = False,
-              rtt: float | None = None) -> float:
+              rtt: float | None = None, setup: bool = False) -> float:
         """The allowance for an answer the server measured at ``measured`` seconds of which the
         client says its engine took ``think``, over a connection whose round trip the server
         measured at ``rtt`` (``None``: not measured yet); ``move``: the answer was a move,
-        which refills the quota after the grant."""
+        which refills the quota after the grant; ``setup``: the answer is part of the game's
+        set-up, granted without drawing from the quota (see the module docstring)."""
         lag = 0.0 if think is None else max(0.0, measured - max(0.0, think))
         if rtt is not None:
             lag = min(lag, RTT_FACTOR * rtt + RTT_SLACK)
+        if setup:
+            return min(lag, self.policy.per_answer)
         granted = min(lag, self.available())
         self.left -= granted
         if move:

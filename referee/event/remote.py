@@ -16,7 +16,9 @@ own moves included, and the last ``time_left``). A command cut off by the drop i
 
 The deadline of each answer is stretched by what the lag quota (:mod:`.lag`) could grant, and
 :meth:`RemoteChannel.lag_allowance` tells the game loop what it did grant, which it does not
-charge. Each move's measured time and allowance are kept for the game's record.
+charge; the answers before the first move asked of this engine in a game are its set-up, whose
+lag does not draw from the quota. Each move's measured time and allowance are kept for the
+game's record.
 """
 
 from __future__ import annotations
@@ -201,8 +203,9 @@ class RemoteChannel(Channel):
                 continue
         success, text = self._read(reply, command)
         asked_move = verb in _MOVE_COMMANDS
-        self._allowance = self.quota.grant(measured, reply.get("think"),
-                                           move=asked_move, rtt=link.round_trip())
+        setup = not asked_move and not self.moves  # no move asked of it yet this game
+        self._allowance = self.quota.grant(measured, reply.get("think"), move=asked_move,
+                                           rtt=link.round_trip(), setup=setup)
         if asked_move:
             self.moves.append((_microseconds(measured), _microseconds(self._allowance)))
             move = text.split("\n", 1)[0].strip()  # genmove_analyze: analysis lines follow

@@ -22,6 +22,7 @@ start (a ladder just pairs anew).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import queue
 import random
@@ -42,11 +43,12 @@ from ..records.results import FinishedGame, GameRecord
 from ..run.runner import (POLL_SECONDS, RESTART_AFTER, Runner, TaskResult,
                           game_result, result_row)
 from ..run.observer import RunObserver
-from ..stats.summary import Summary
+from ..stats.summary import Ratings, Summary, ratings, summary_of
 from .remote import RemoteChannel
 
-# The least seconds between two recomputations of the summary (standings, ratings) in an event.
-SUMMARY_SECONDS = 1.0
+# The least seconds between two fits of an event's ratings (the rest of the summary is of
+# every game).
+RATINGS_SECONDS = 1.0
 
 
 def play_remote(setup: Setup, engines: Sequence[EngineSpec], channels: Sequence[RemoteChannel],
@@ -148,7 +150,8 @@ class EventRunner(Runner):
 
     def __init__(self, *args: Any, channels: Sequence[RemoteChannel], no_show: float,
                  ladder: bool = False, limit: int = 0, **kwargs: Any) -> None:
-        self._summarized_at = -float("inf")
+        self._rated_at = -float("inf")
+        self._ratings: Ratings | None = None
         super().__init__(*args, **kwargs)
         self.channels = list(channels)
         self.no_show = no_show
@@ -204,18 +207,21 @@ class EventRunner(Runner):
         return stopped
 
     def _summarize(self) -> Summary:
-        """The summary of every finished game, recomputed at most every
-        :data:`SUMMARY_SECONDS` (the ratings of a large field take a while to fit, and a busy
-        event finishes several games a second); the results themselves are written at once."""
+        """The summary of every finished game (counts, standings, headline: the progress line
+        and the report count each game), with ratings fitted at most every
+        :data:`RATINGS_SECONDS`: fitting a large field takes a while (a tenth of a second at
+        50 participants) and a busy event finishes several games a second."""
+        run = self.run
         now = time.monotonic()
-        if now - self._summarized_at < SUMMARY_SECONDS:
-            return self.summary
-        self._summarized_at = now
-        return super()._summarize()
+        if len(run.engines) > 2 and now - self._rated_at >= RATINGS_SECONDS:
+            self._rated_at = now
+            self._ratings = ratings(run.tally, run.names, run.anchor)
+        summary = summary_of(run.tally, run.names, sprt=run.sprt, anchor=run.anchor, rated=False)
+        return dataclasses.replace(summary, ratings=self._ratings)
 
     def _final_summary(self) -> None:
-        """The summary of every game, however recent the last one, at the end of the run."""
-        self._summarized_at = -float("inf")
+        """The summary of every game with ratings of every game, at the end of the run."""
+        self._rated_at = -float("inf")
         self.summary = self._summarize()
         write_summary(self.run.out, self.summary.as_json())
 

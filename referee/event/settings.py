@@ -237,6 +237,10 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
     games = reader.whole("games", 0 if form == "ladder" else 2, 0 if form == "ladder" else 1)
     if form == "double-round-robin":
         games = 2 * games if "games" in reader.table else 2
+    pairs = reader.get("pairs", bool, False)
+    if pairs and form != "ladder" and games % 2:
+        raise ValueError(f"games must be even with pairs = true (a pair is two games), "
+                         f"not {games}")
     listen = reader.table_of("listen")
     certificate, key = listen.get("certificate", str), listen.get("key", str)
     if (certificate is None) != (key is None):
@@ -267,7 +271,7 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
         name=reader.get("name", str, path.stem), setup=setup, entrants=entrants,
         out=home / reader.get("out", str, path.stem), control=_control(reader), format=form,
         games=games,
-        gauntlet=gauntlet, pairs=reader.get("pairs", bool, False), seed=seed, grace=grace,
+        gauntlet=gauntlet, pairs=pairs, seed=seed, grace=grace,
         no_show=reader.number("no-show", 600.0), concurrency=reader.whole("concurrency", 0),
         listen=where,
         spectators=(spectators.get("host", str, "127.0.0.1"),

@@ -2,7 +2,8 @@
 
 A resume under other settings is refused (:func:`referee.records.folder.check_settings`); the
 refusal names every setting that differs, down to the one value, in the words of the command
-line: ``engine 2 time 3 (now 5)``, not the two engines' whole dicts.
+line: ``engine 2 time 3 (now 5)``, not the two engines' whole dicts; an event's, in those of
+its event file (:data:`EVENT_LABELS`: ``participant 2 time 3 (now 5)``).
 
 >>> saved = {"game": "loa", "engines": [{"name": "a", "control": {"main": 3.0}},
 ...                                     {"name": "b", "control": {"main": 3.0}}]}
@@ -19,18 +20,24 @@ from typing import Any, Iterator, Mapping
 
 # How a saved key reads on the command line, where the two differ.
 LABELS = {"main": "time"}
+# How it reads in an event file: its engines are participants, its options its keys.
+# (the event's own table is its top-level keys: ``name``, ``format``).
+EVENT_LABELS = {**LABELS, "engines": "participants", "size": "boardsize", "event": ""}
 # The most differences one refusal names (the others are counted), and the longest value shown.
 MOST_NAMED = 5
 LONGEST_VALUE = 40
 
 
-def differences(old: Any, new: Any, where: str = "") -> Iterator[tuple[str, Any, Any]]:
+def differences(old: Any, new: Any, where: str = "",
+                labels: Mapping[str, str] = LABELS) -> Iterator[tuple[str, Any, Any]]:
     """Each (setting, old value, new value) that differs, down to single values: dicts key by
-    key, lists of dicts item by item (``engines`` as ``engine 1``...; by their count when it
-    differs), anything else whole."""
+    key (named by ``labels`` where the saved key is not the user's word), lists of dicts item
+    by item (``engines`` as ``engine 1``...; by their count when it differs), anything else
+    whole."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key in dict.fromkeys([*old, *new]):
-            yield from differences(old.get(key), new.get(key), _join(where, _label(key)))
+            yield from differences(old.get(key), new.get(key),
+                                   _join(where, _label(key, labels)), labels)
     elif (isinstance(old, list) and isinstance(new, list)
           and any(isinstance(item, dict) for item in old + new)):
         if len(old) != len(new):
@@ -38,23 +45,25 @@ def differences(old: Any, new: Any, where: str = "") -> Iterator[tuple[str, Any,
             return
         item = where[:-1] if where.endswith("s") else where
         for number, (before, after) in enumerate(zip(old, new), 1):
-            yield from differences(before, after, f"{item} {number}")
+            yield from differences(before, after, f"{item} {number}", labels)
     elif old != new:
         yield where, old, new
 
 
-def describe_differences(saved: Mapping[str, Any], given: Mapping[str, Any]) -> str:
-    """The differences between ``saved`` and ``given`` on one line; a key whose given value is
-    ``None`` is not compared (the saved value is kept)."""
+def describe_differences(saved: Mapping[str, Any], given: Mapping[str, Any],
+                         labels: Mapping[str, str] = LABELS) -> str:
+    """The differences between ``saved`` and ``given`` on one line, keys named by ``labels``; a
+    key whose given value is ``None`` is not compared (the saved value is kept)."""
     found = [f"{setting} {_shown(old)} (now {_shown(new)})"
              for key, value in given.items() if value is not None
-             for setting, old, new in differences(saved.get(key), value, _label(key))]
+             for setting, old, new in differences(saved.get(key), value, _label(key, labels),
+                                                  labels)]
     named = ", ".join(found[:MOST_NAMED])
     return named + (f" and {len(found) - MOST_NAMED} more" if len(found) > MOST_NAMED else "")
 
 
-def _label(key: str) -> str:
-    return LABELS.get(key, key.replace("_", "-"))
+def _label(key: str, labels: Mapping[str, str]) -> str:
+    return labels.get(key, key.replace("_", "-"))
 
 
 def _join(where: str, key: str) -> str:

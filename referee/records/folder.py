@@ -35,7 +35,7 @@ from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 from ..text import parse_anchor, sprt_values
 from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY
 from .analysis import from_row, sgf_value
-from .differences import describe_differences
+from .differences import EVENT_LABELS, LABELS, describe_differences
 from .results import GameResult, ResultError
 from .sgf import GAME_NUMBERS
 
@@ -117,13 +117,16 @@ def _sync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def refuse_links(out: Path) -> None:
+def refuse_links(out: Path, setting: str = "--out") -> None:
     """Raise :class:`FolderRefused` when one of the names the referee writes in ``out`` is a
-    symbolic link: writing through it would overwrite whatever it points to."""
+    symbolic link: writing through it would overwrite whatever it points to. ``setting`` is
+    what the user chose the folder with, for the message (``--out``; an event file's ``out``).
+    """
     for name in OWN_NAMES:
         if (out / name).is_symlink():
             raise FolderRefused(f"{out / name} is a symbolic link; the referee writes only real "
-                                f"files in its folder (remove the link or use another --out)")
+                                f"files in its folder (remove the link or use another "
+                                f"{setting})")
 
 
 def _sgf_escape(text: str) -> str:
@@ -355,10 +358,12 @@ def _as_values(saved: dict[str, Any]) -> dict[str, Any]:
     return saved
 
 
-def check_settings(out: Path, settings: Mapping[str, Any],
-                   defaults: Mapping[str, Any]) -> dict[str, Any]:
+def check_settings(out: Path, settings: Mapping[str, Any], defaults: Mapping[str, Any],
+                   setting: str = "--out") -> dict[str, Any]:
     """Compare ``settings`` with the ones saved in ``out`` and return the saved ones; raises
-    :class:`SettingsMismatch` naming each difference, old and new.
+    :class:`SettingsMismatch` naming each difference, old and new, in the words of what the
+    user wrote: the command line's, or the event file's for an event's settings (those with an
+    ``event`` key); ``setting`` is what chose the folder, as in :func:`refuse_links`.
 
     A key whose value is ``None`` in ``settings`` is taken from the saved ones (the seed, when
     the command line gives none); in a new folder, from ``defaults``, and the result is saved.
@@ -373,11 +378,13 @@ def check_settings(out: Path, settings: Mapping[str, Any],
     missing = [key for key in defaults if key not in saved]
     if missing:
         raise SettingsMismatch(f"{path} is not the settings of a match (no {missing[0]}); "
-                               f"use another --out")
-    differ = describe_differences(saved, settings)
+                               f"use another {setting}")
+    event = "event" in settings
+    differ = describe_differences(saved, settings, EVENT_LABELS if event else LABELS)
     if differ:
-        raise SettingsMismatch(f"{out} holds a match with other settings: {differ}; "
-                               f"use another --out, or the same settings to resume")
+        raise SettingsMismatch(f"{out} holds {'an event' if event else 'a match'} with other "
+                               f"settings: {differ}; use another {setting}, or the same "
+                               f"settings to resume")
     return saved
 
 
@@ -386,12 +393,13 @@ def write_summary(out: Path, summary: Mapping[str, Any]) -> None:
     write_atomic(out / SUMMARY_NAME, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
 
 
-def lock_folder(out: Path) -> IO[str]:
+def lock_folder(out: Path, setting: str = "--out") -> IO[str]:
     """Lock ``out`` for this referee (creating the folder if needed) and return the open lock
     file, which holds the lock until it is closed or the process ends. Raises
-    :class:`FolderBusy`, leaving the folder as it was, when another referee holds it."""
+    :class:`FolderBusy`, leaving the folder as it was, when another referee holds it
+    (``setting`` as in :func:`refuse_links`)."""
     out.mkdir(parents=True, exist_ok=True)
-    refuse_links(out)
+    refuse_links(out, setting)
     descriptor = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     handle = os.fdopen(descriptor, "r+", encoding="utf-8")
     try:
@@ -402,7 +410,7 @@ def lock_folder(out: Path) -> IO[str]:
         handle.close()
         by = f" (process {holder})" if holder.isdigit() else ""
         raise FolderBusy(f"{out} is in use by another referee{by}; wait for it to finish "
-                         f"or use another --out") from None
+                         f"or use another {setting}") from None
     handle.seek(0)
     handle.truncate()
     handle.write(f"{os.getpid()}\n")

@@ -1,15 +1,19 @@
 """Line charts as inline SVG text, for the report's figures over games (Elo, the SPRT's LLR).
 
-Pure functions: numbers in, SVG text out, no drawing library. A value may be ``None`` (not known
-yet: no point drawn) or infinite (a perfect score's Elo): infinite values are drawn at the edge
-of the plot, so that the line says "beyond" without stretching the scale to nothing.
+Pure functions: numbers in, SVG text out, no drawing library. A value may be ``None``
+(undefined, or not known yet) or infinite (the Elo of a perfect score, or of none): the line
+has a gap at an undefined value and at an infinite one, which is drawn instead as an arrow
+(class ``beyond``, its title ``+inf`` or ``-inf``) pointing out of the plot, in a strip beyond
+the last tick that no number occupies; so a figure is never drawn as a number it is not, and
+the scale is not stretched to nothing. A band's infinite end reaches into that strip.
 
 >>> chart = line_chart([1, 2, 3], [0.0, 50.0, 25.0], band=([-80, -20, -30], [80, 120, 90]),
 ...                    levels=[(100.0, "upper")], title="Elo")
 >>> chart.startswith("<svg") and chart.count("<polyline") == 1 and "upper" in chart
 True
->>> line_chart([1], [float("inf")], levels=[(0.0, "")]).count("<circle")
-1
+>>> chart = line_chart([1, 2, 3], [float("-inf"), -100.0, None], levels=[(0.0, "")])
+>>> chart.count('class="beyond"'), chart.count("<polyline"), chart.count("<circle")
+(1, 1, 0)
 """
 
 from __future__ import annotations
@@ -63,7 +67,12 @@ def line_chart(xs: Sequence[float], ys: Sequence[Number],
     if low == high:
         low, high = low - 1, high + 1
     ticks = nice_ticks(low, high)
-    y_low, y_high = ticks[0], ticks[-1]
+    # A strip half a step beyond the last tick on a side where a value is infinite.
+    strip = (ticks[1] - ticks[0]) / 2
+    infinite = [value for value in [*ys, *lows, *highs] if value is not None
+                and math.isinf(value)]
+    y_low = ticks[0] - (strip if -math.inf in infinite else 0)
+    y_high = ticks[-1] + (strip if math.inf in infinite else 0)
     x_low, x_high = (xs[0], xs[-1]) if xs else (0, 1)
     plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
 
@@ -99,14 +108,38 @@ def line_chart(xs: Sequence[float], ys: Sequence[Number],
         parts.append(f'<line class="level" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" '
                      f'y2="{y:.1f}"/><text class="level-label" x="{width - RIGHT - 4}" '
                      f'y="{y - 4:.1f}" text-anchor="end">{escape(name)}</text>')
-    line = [(x, y) for x, y in zip(xs, ys) if y is not None]
-    if line:
-        points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in line)
+    for segment in _segments(xs, ys):
+        points = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in segment)
         parts.append(f'<polyline class="line" points="{points}"/>')
-        x, y = line[-1]
-        parts.append(f'<circle class="last" cx="{px(x):.1f}" cy="{py(y):.1f}" r="3"/>')
+    for x, y in zip(xs, ys):
+        if y is not None and math.isinf(y):
+            parts.append(_arrow(px(x), py(y), y > 0))
+    if ys and ys[-1] is not None and math.isfinite(ys[-1]):
+        parts.append(f'<circle class="last" cx="{px(xs[-1]):.1f}" cy="{py(ys[-1]):.1f}" r="3"/>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _segments(xs: Sequence[float], ys: Sequence[Number]) -> list[list[tuple[float, float]]]:
+    """The runs of consecutive finite points: the line's pieces between its gaps.
+
+    >>> _segments([1, 2, 3, 4], [1.0, None, 2.0, 3.0])
+    [[(1, 1.0)], [(3, 2.0), (4, 3.0)]]
+    """
+    segments: list[list[tuple[float, float]]] = [[]]
+    for x, y in zip(xs, ys):
+        if y is None or not math.isfinite(y):
+            segments.append([])
+        else:
+            segments[-1].append((x, y))
+    return [segment for segment in segments if segment]
+
+
+def _arrow(x: float, y: float, up: bool) -> str:
+    """An arrow at ``(x, y)`` on the edge of the plot, pointing out of it: an infinite value."""
+    tip, base = (y - 5, y + 3) if up else (y + 5, y - 3)
+    return (f'<path class="beyond" d="M{x:.1f},{tip:.1f} L{x - 4:.1f},{base:.1f} '
+            f'L{x + 4:.1f},{base:.1f} Z"><title>{"+inf" if up else "-inf"}</title></path>')
 
 
 class Sample:

@@ -126,7 +126,7 @@ def headline(summary: Summary) -> str:
         ("games", f"{summary.games}" + (f" ({summary.pairs} complete pairs)" if paired else "")),
         ("wins / draws / losses",
          f"{head.wins} / {head.draws} / {head.losses} ({percent(head.score)})"),
-        ("Elo", estimate_text(head.elo.elo, head.elo.elo_error, head.elo.interval, 1)),
+        ("Elo", estimate_text(head.elo.elo, head.elo.elo_error, None, 1)),
         ("95 % interval", interval_text(head.elo.interval)),
         ("normalized Elo", estimate_text(head.elo.nelo, head.elo.nelo_error, None, 1)),
         ("likelihood of superiority", percent(head.elo.los)),
@@ -202,7 +202,8 @@ def sprt_section(summary: Summary | None, history: Sequence[Mapping[str, Any]]) 
 
 def elo_section(summary: Summary | None, history: Sequence[Mapping[str, Any]]) -> str:
     """The first engine's Elo difference with its 95 % interval after each game (two engines);
-    an infinite figure (a perfect score) is drawn at the edge of the chart."""
+    an infinite figure (every game won, or lost) is an arrow at the edge of the chart, and the
+    line has a gap there (:func:`~referee.report.charts.line_chart`)."""
     names = summary.engines if summary is not None else ()
     if len(names) != 2 or not history:
         return ""

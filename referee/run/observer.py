@@ -82,8 +82,9 @@ class Observers(RunObserver):
 
 @dataclass
 class Run:
-    """A run as its observers see it: what is played, by whom, where, the SPRT and the ratings'
-    anchor (name, Elo); ``tally`` counts every finished game of the folder (those of earlier
+    """A run as its observers see it: what is played, by whom, where, the SPRT, the ratings'
+    anchor (name, Elo) and ``gauntlet``, how many engines play the field in a gauntlet (0: not
+    a gauntlet); ``tally`` counts every finished game of the folder (those of earlier
     runs first, and of a longer run's plan when a resume asks for fewer games), kept up to
     date by the runner."""
 
@@ -94,6 +95,7 @@ class Run:
     seed: int
     sprt: SprtSettings | None = None
     anchor: tuple[str, float] | None = None
+    gauntlet: int = 0
     tally: Tally = field(default_factory=lambda: Tally(0))
 
     @property

@@ -67,14 +67,19 @@ def interval_text(ends: list[Figure] | tuple[Figure, Figure] | None, places: int
 def estimate_text(value: Figure, error: Figure, ends: list[Figure] | None,
                   places: int = 2) -> str:
     """A figure with its ``+/-``, or, where the ``+/-`` is not a number (an infinite
-    figure), with its 95 % interval instead.
+    figure), with its 95 % interval ``ends`` instead; alone when ``ends`` is ``None`` (the
+    interval is shown elsewhere, or there is none).
 
     >>> estimate_text(12.345, 3.2, [9.1, 15.5]), estimate_text("+inf", None, [140.2, "+inf"])
     ('+12.35 +/- 3.20', '+inf, 95 % interval [+140.20, +inf]')
+    >>> estimate_text("-inf", None, None)
+    '-inf'
     """
     if from_json(value) is None:
         return UNDEFINED
     number = from_json(error)
     if number is not None and math.isfinite(number):
         return f"{text(value, places, True)} +/- {text(error, places)}"
+    if ends is None:
+        return text(value, places, True)
     return f"{text(value, places, True)}, 95 % interval {interval_text(ends, places)}"

@@ -11,11 +11,37 @@ from .figures import UNDEFINED, estimate_text, interval_text, text
 from .summary import Ratings, SprtState, Standing, Summary
 
 
-def format_summary(summary: Summary) -> str:
-    """The summary as text: headline figures of the first engine, standings (with time use
-    and terminations), then ratings and the crosstable when there are more than two engines.
-    Every count on a line is of the games that line names: the first engine's own games and
-    pairs in the headline, the whole run's on the ``Run:`` line of a round robin."""
+def format_summary(summary: Summary, gauntlet: int = 0) -> str:
+    """The summary as text: the headline, the standings (with time use and terminations),
+    then ratings and the crosstable when there are more than two engines. ``gauntlet`` is how
+    many engines play the field in a gauntlet (0: not a gauntlet). The headline is the first
+    engine's figures in a match of two, a gauntlet, or a run whose SPRT tests the first engine
+    (:func:`first_engine_lines`); in any other run of more than two engines (a round robin, a
+    ladder) no engine is the subject, and the headline is the field's (:func:`field_lines`)."""
+    names = summary.engines
+    if len(names) > 2 and not gauntlet and summary.headline.sprt is None:
+        lines = field_lines(summary)
+    else:
+        lines = first_engine_lines(summary)
+    lines += ["", format_standings(summary.standings)]
+    if summary.ratings:
+        lines += ["", format_ratings(summary.ratings)]
+    if len(names) > 2:
+        lines += ["", format_crosstable(summary)]
+    return "\n".join(lines)
+
+
+def field_lines(summary: Summary) -> list[str]:
+    """The headline of a run in which every engine is as much the subject as any other: its
+    games and complete pairs, draw ratio and first player's score; the standings follow."""
+    return [f"Standings of the field ({summary.games} games, {summary.pairs} complete pairs):",
+            _whole_run(summary)]
+
+
+def first_engine_lines(summary: Summary) -> list[str]:
+    """fastchess's lines of the first engine against its opponent or the field; every count
+    on a line is of the games that line names: the first engine's own games and pairs in the
+    headline, the whole run's on the ``Run:`` line of more than two engines."""
     names, first = summary.engines, summary.headline
     games = first.games
     against = (f"{names[0]} vs {names[1]} ({games} games" if len(names) == 2 else
@@ -24,8 +50,7 @@ def format_summary(summary: Summary) -> str:
     lines = [f"Results of {against}, {first.model} model):",
              f"Elo: {estimate_text(elo.elo, elo.elo_error, elo.interval)}, "
              f"nElo: {estimate_text(elo.nelo, elo.nelo_error, None)}"]
-    whole_run = (f"DrawRatio: {_percent(summary.draw_ratio)}, "
-                 f"First player: {_percent(summary.first_player.score)}")
+    whole_run = _whole_run(summary)
     lines.append(f"LOS: {_percent(elo.los)}" + (f", {whole_run}" if len(names) == 2 else ""))
     lines.append(f"Games: {games}, Wins: {first.wins}, Losses: {first.losses}, "
                  f"Draws: {first.draws}, Points: {first.points:.1f} ({_percent(first.score)})")
@@ -41,12 +66,12 @@ def format_summary(summary: Summary) -> str:
     if len(names) > 2:
         lines.append(f"Run: {summary.games} games, {summary.pairs} complete pairs, "
                      f"{whole_run}")
-    lines += ["", format_standings(summary.standings)]
-    if summary.ratings:
-        lines += ["", format_ratings(summary.ratings)]
-    if len(names) > 2:
-        lines += ["", format_crosstable(summary)]
-    return "\n".join(lines)
+    return lines
+
+
+def _whole_run(summary: Summary) -> str:
+    return (f"DrawRatio: {_percent(summary.draw_ratio)}, "
+            f"First player: {_percent(summary.first_player.score)}")
 
 
 def verdict_text(sprt: SprtState) -> str:

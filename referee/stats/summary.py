@@ -289,9 +289,10 @@ def summarize(results: Iterable[GameResult], names: Sequence[str],
 
 
 def summary_of(tally: Tally, names: Sequence[str], sprt: SprtSettings | None = None,
-               anchor: tuple[str, float] | None = None) -> Summary:
+               anchor: tuple[str, float] | None = None, rated: bool = True) -> Summary:
     """The summary of the games counted in ``tally``: its cost depends on the number of
-    engines, not of games (the runner makes one after every game)."""
+    engines, not of games (the runner makes one after every game). ``rated=False`` leaves out
+    the ratings, the slow part with many engines (an event refits them now and then)."""
     games = tally.games
     return Summary(
         engines=tuple(names), games=games, pairs=tally.pairs,
@@ -302,7 +303,7 @@ def summary_of(tally: Tally, names: Sequence[str], sprt: SprtSettings | None = N
         standings=standings(tally, names),
         crosstable=tuple(tuple(Cell(float(points), played) if played else None
                                for played, points in row) for row in tally.cells),
-        ratings=ratings(tally, names, anchor) if len(names) > 2 else None)
+        ratings=ratings(tally, names, anchor) if rated and len(names) > 2 else None)
 
 
 def headline(counts_wdl: Sequence[int], counts_penta: Sequence[int], paired: bool,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import urllib.request
 
@@ -58,6 +59,16 @@ def test_a_round_robin_of_four_over_tls_writes_a_run_folder(tmp_path, processes)
     assert len(list((out / "games").glob("game-*.sgf"))) == 12
     assert (out / "report.html").exists()
     assert json.loads((out / "match.json").read_text())["event"]["format"] == "round-robin"
+    # Each finished game's line counts it, however close together games end, and the leader
+    # named last is the standings' first; the closing summary is the field's, as a round robin.
+    lines = server.output.splitlines()
+    counts = [int(match.group(1)) for line in lines if (match := re.match(r"\[(\d+)/12\]", line))]
+    assert counts == list(range(1, 13)), server.output
+    leader = summary["standings"][0]
+    assert f"| leads: {leader['name']} {leader['points']:g}/{leader['games']}" in \
+        next(line for line in lines if line.startswith("[12/12]"))
+    assert "Standings of the field (12 games, 0 complete pairs):" in lines
+    assert not any(line.startswith("Results of ") for line in lines)
     for name in NAMES[:4]:
         assert f"{name} connected from 127.0.0.1" in server.output
     assert "secret-token" not in server.output

@@ -139,9 +139,11 @@ def game_over_a_slow_link(folder: Path, processes: list, lag: dict) -> tuple[dic
 
 
 def test_a_slow_link_is_charged_within_the_lag_allowance(tmp_path, processes):
-    # Enough for the round trips (0.3 s each) of the set-up (four) and of the first move
-    # (three, one more for the second player), not for the next moves': it runs dry by the third.
-    lag = {"start": 2.6, "gain": 0.3, "cap": 2.6, "per-answer": 3.0}
+    # Enough for the round trips (0.3 s each) of the first two moves (time_left, genmove and
+    # the opponent's move sent with play), not for the next ones': it runs dry by the third.
+    # Everything before a side's first genmove is its set-up and draws nothing from it (without
+    # that the set-up's five or six round trips would spend it all before the first move).
+    lag = {"start": 1.0, "gain": 0.3, "cap": 1.0, "per-answer": 3.0}
     row, colour = game_over_a_slow_link(tmp_path, processes, lag)
     moves = row[f"{colour}_lag"]
     assert len(moves) >= 3  # on 6x6 the loser moves three times at least

@@ -9,6 +9,7 @@ real sockets in ``test_event.py``; this isolates the channel's own logic.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import random
 import socket
@@ -28,7 +29,9 @@ from referee.event.lag import RTT_FACTOR, RTT_SLACK, LagPolicy, LagQuota
 from referee.event.remote import Link, RemoteChannel
 from referee.event.roster import Entrant, Roster, token_digest
 from referee.event.server import EventServer
+from referee.event.host import Event, EventError
 from referee.event.settings import EventFileError, read_event
+from referee.records.folder import lock_folder
 from referee.play.channel import InProcessChannel
 from referee.play.game import play_game
 from referee.plan.schedule import plan
@@ -92,12 +95,37 @@ def test_a_token_is_recognised_in_constant_time_by_its_digest():
     ({"grace": -1}, "grace must be at least 0"),
     ({"boardsize": "big"}, "boardsize must be N or COLSxROWS"),
     ({"anchor": {"name": "Nobody", "elo": 1}}, "anchor 'Nobody' is not a participant"),
+    ({"pairs": True, "games": 3}, r"games must be even with pairs = true \(a pair is two"),
 ])
 def test_a_bad_event_file_is_one_line_naming_the_key(tmp_path, change, message):
     path = write_event(tmp_path, **change)
     with pytest.raises(EventFileError, match=message) as error:
         read_event(path)
     assert "\n" not in str(error.value)
+
+
+def event_error(event_file) -> str:
+    """The one line an event that cannot start (on 127.0.0.1, any free port) says why."""
+    with pytest.raises(EventError) as error:
+        with Event(read_event(event_file), lambda line: None):
+            pass
+    return str(error.value)
+
+
+def test_an_events_folder_messages_name_the_event_files_keys(tmp_path):
+    # The event file is what its organiser wrote: its keys, not the command line's options.
+    with lock_folder(tmp_path / "out"):
+        busy = event_error(write_event(tmp_path))
+    assert busy.endswith("in use by another referee (process " + str(os.getpid()) + "); wait "
+                         "for it to finish or use another folder (out in the event file)")
+    with Event(read_event(write_event(tmp_path, time=20)), lambda line: None):
+        pass  # the folder now holds this event's settings
+    differ = event_error(write_event(tmp_path, time=30, boardsize="6", name="Other"))
+    assert "holds an event with other settings: " in differ
+    for words in ("name \"Test event\" (now \"Other\")", "boardsize [5, 5] (now [6, 6])",
+                  "participant 1 time 20 (now 30)", "use another folder (out in the event file)"):
+        assert words in differ
+    assert "--" not in busy + differ and "engine" not in differ
 
 
 def test_participants_need_distinct_names_and_long_distinct_tokens(tmp_path):

@@ -324,6 +324,14 @@ def test_every_count_of_a_round_robin_summary_adds_up():
                 results.append(GameResult(number, black, white, outcome, pair=pair))
     summary = summarize(results, ["a", "b", "c", "d"])
     lines = format_summary(summary).splitlines()
+    # A round robin is headed by the field: no engine is its subject.
+    assert lines[:2] == ["Standings of the field (48 games, 24 complete pairs):",
+                         "DrawRatio: 12.50 %, First player: 56.25 %"]  # 6 draws; 27 of 48
+    assert not any(line.startswith(("Results of", "Elo:", "Ptnml")) for line in lines)
+    field = lines[2:]
+    # A gauntlet's (the same counts read as engine 1's games against the field) by engine 1.
+    lines = format_summary(summary, gauntlet=1).splitlines()
+    assert lines[-len(field):] == field
     figures = summary.as_json()
     wins, losses, draws = figures["wdl"]
     assert lines[0] == f"Results of a vs the field ({wins + losses + draws} of the run's 48 " \

@@ -167,6 +167,32 @@ def test_an_sprt_run_shows_the_llr_over_games_between_its_bounds():
     assert '<section id="elo">' in page and "pentanomial" in page
 
 
+def section_of(page: str, name: str) -> str:
+    section = page[page.index(f'<section id="{name}">'):]
+    return section[:section.index("</section>")]
+
+
+def test_an_infinite_elo_is_drawn_beyond_the_scale_and_said_once():
+    # Game 1 lost: Elo -inf, interval [-inf, +233.8]; game 2 won: 0 and a finite interval.
+    rows = made_up_rows(2, 2)
+    rows[0].update(black_index=1, white_index=2, result="W+")
+    rows[1].update(black_index=2, white_index=1, result="W+")
+    page = page_for(rows[:1], ["e1", "e2"])
+    chart = section_of(page, "elo")
+    zero = re.search(r'class="level" x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"', chart).group(1)
+    bottom = max(float(y) for y in re.findall(r'class="grid" x1="[\d.]+" x2="[\d.]+" '
+                                              r'y1="([\d.]+)"', chart))
+    arrow = re.search(r'<path class="beyond" d="M[\d.]+,([\d.]+) ', chart)
+    assert arrow and float(arrow.group(1)) > bottom >= float(zero) and "<title>-inf" in chart
+    assert "<polyline" not in chart and "<circle" not in chart  # no point at a number
+    headline = section_of(page, "standings")
+    assert "<th class=\"name\">Elo</th><td>-inf</td>" in headline
+    assert headline.count("[-inf, +233.8]") == 2  # the interval row, and the standings' e1
+    chart = section_of(page_for(rows, ["e1", "e2"]), "elo")
+    assert chart.count('class="beyond"') == 1 and chart.count("<polyline") == 1
+    assert chart.count("<circle") == 1  # the last point, game 2's finite Elo
+
+
 def test_without_sprt_there_is_no_sprt_section():
     page = page_for(made_up_rows(2, 6), ["e1", "e2"])
     assert '<section id="sprt">' not in page and '<section id="elo">' in page
