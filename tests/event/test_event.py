@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import urllib.request
 
@@ -84,6 +85,25 @@ def test_tokens_do_not_travel_in_clear_text_off_this_machine(tmp_path):
     client = referee("connect", "ws://192.0.2.1:8443/", "--token", "x" * 20, "--engine", "e")
     assert client.wait(20) == 2
     assert "not encrypted and not on this machine" in client.output
+
+
+def test_a_refused_connection_is_tried_again_with_growing_delays_saying_so(processes):
+    port = free_port()  # nothing listens there
+    client = referee("connect", f"ws://127.0.0.1:{port}/", "--token", token_of("Alpha"),
+                     "--engine", "e")
+    processes.append(client)
+    refused = re.compile(rf"^\S+ 127\.0\.0\.1:{port} refused the connection \(the event's "
+                         rf"server is not running there, or not yet\); connecting again in "
+                         rf"([0-9.]+) s$")
+
+    def two_delays() -> list[float]:
+        """The first two delays the client announced, once it has announced two."""
+        found = [float(match.group(1)) for line in list(client.lines)
+                 if (match := refused.match(line))]
+        return found[:2] if len(found) >= 2 else []
+
+    first, second = wait_for(two_delays, 10, client.popen, "two tries")
+    assert first < second, client.output  # the processes fixture then kills the client
 
 
 @pytest.mark.parametrize("to_a_thread", [False, True])
