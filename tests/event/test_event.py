@@ -189,7 +189,8 @@ def test_a_killed_server_resumes_keeping_every_finished_game_once(tmp_path, proc
     assert len(list(read_rows(tmp_path / "out" / "results.jsonl"))) == 12
     for client in clients:
         assert client.wait(10) == 0
-        assert "connecting again" in client.output
+        assert re.search(rf"the connection to 127\.0\.0\.1:{port} dropped \(.+\); connecting "
+                         rf"again in [0-9.]+ s", client.output), client.output
 
 
 def test_a_ladder_pairs_whoever_is_free_and_rates_them(tmp_path, processes):
