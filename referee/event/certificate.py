@@ -80,7 +80,7 @@ def read_pem_file(path: str) -> list[Certificate]:
 
 def peer_certificate(host: str, port: int, timeout: float) -> Certificate:
     """The certificate the server at ``host:port`` presents, read without trusting it: only to
-    say what is wrong with one that failed verification (nothing is sent on this connection)."""
+    say what is wrong with one that failed verification (the token never travels on it)."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
