@@ -3,7 +3,8 @@ connect URL --token T --engine CMD`` (a participant's client); see ``docs/event.
 
 Exit statuses as for ``match``: 0 when the event is over, 130 after Ctrl-C (the first lets the
 games in flight finish, the second stops at once; the same command resumes), 2 for a bad event
-file, folder, certificate or address, and for a refused login.
+file, folder, certificate or address, for a refused login, and for a server certificate the
+client does not accept (untrusted, expired, or for another name).
 """
 
 from __future__ import annotations

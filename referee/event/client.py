@@ -6,13 +6,17 @@ logs in with the token and relays: each ``command`` line goes to the engine and 
 back as the engine wrote it, with the seconds the engine took (the server's lag allowance is
 computed from it). The client knows no game: it checks nothing and decides nothing.
 
-A dropped connection is tried again, with backoff (from :data:`FIRST_BACKOFF` doubling to
-:data:`MOST_BACKOFF` seconds, with jitter, so that the clients of a restarted server do not all
-knock at once); the engine is kept, and the server brings it back to the position. A refused
-login, or a connection closed as a policy violation (replaced by a newer login with the same
-token, or a broken protocol), ends the client with one line and status 2 (trying again cannot
-help); ``bye`` ends it with 0. An engine that dies is reported (``lost``) and started afresh for the
-next command, as it is when the server asks (``reset``).
+A refused or dropped connection is tried again, with backoff (from :data:`FIRST_BACKOFF`
+doubling to :data:`MOST_BACKOFF` seconds, with jitter, so that the clients of a restarted server
+do not all knock at once), a line each time saying why and how long it waits; the engine is
+kept, and the server brings it back to the position. A refused login, a connection closed as a
+policy violation (replaced by a newer login with the same token, or a broken protocol), or a
+server certificate this machine does not accept ends the client with one line and status 2
+(trying again cannot help); the line says what to do. For a certificate that is expired or for
+another name it gives the date or the names, read from a second, unverified look at the
+certificate (:func:`.certificate.peer_certificate`). ``bye`` ends the client with 0. An engine
+that dies is reported (``lost``) and started afresh for the next command, as it is when the
+server asks (``reset``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from .. import wakeful
 from ..play.channel import ChannelError, EngineChannel
 from ..text import one_line
 from . import wire
+from .certificate import Certificate, CertificateError, peer_certificate, utc_text
 
 FIRST_BACKOFF = 0.5
 MOST_BACKOFF = 30.0
@@ -41,6 +46,12 @@ CONNECT_SECONDS = 10.0
 # The close code of a server that will not have this connection back (another connection with
 # the same token replaced it, or the client broke the protocol): trying again cannot help.
 POLICY_VIOLATION = 1008
+# OpenSSL's verification errors (X509_V_ERR_*) about a certificate's dates and names; any other
+# means the certificate is not trusted here.
+NOT_YET_VALID = 9
+EXPIRED = 10
+HOSTNAME_MISMATCH = 62
+IP_ADDRESS_MISMATCH = 64
 
 
 class ClientError(Exception):
@@ -68,6 +79,21 @@ def client_tls(url: str, ca_file: str | None, plain: bool) -> ssl.SSLContext | N
         raise ClientError(f"{url} is not encrypted and not on this machine: the token would "
                           f"travel in clear text (use wss://, or --plain to accept that)")
     return None
+
+
+def endpoint(url: str) -> tuple[str, int]:
+    """The host and port ``url`` names (the scheme's port when it names none)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        raise ClientError(f"{url}: expected a port number from 0 to 65535") from None
+    return parts.hostname or "", port or (443 if parts.scheme == "wss" else 80)
+
+
+def _bracketed(host: str) -> str:
+    """``host`` as an address writes it (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
 
 
 class _Engine:
@@ -134,6 +160,9 @@ class Client:
         self.url = url
         self.token = token
         self.tls = client_tls(url, ca_file, plain)
+        self.ca_file = ca_file
+        self.host, self.port = endpoint(url)
+        self.address = f"{_bracketed(self.host)}:{self.port}"
         self.engine = _Engine(engine)
         self.log = log
         self._commands: queue.Queue = queue.Queue()
@@ -152,18 +181,66 @@ class Client:
                         backoff = FIRST_BACKOFF
                         if self._session(connection):
                             return 0
-                        why = "the connection closed"
-                except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError,
-                        wire.WireError) as error:
-                    why = one_line(str(error) or type(error).__name__, 200)
+                        why = f"the event at {self.address} closed the connection"
+                except ssl.SSLCertVerificationError as error:
+                    raise ClientError(self._distrust(error)) from None
+                except ConnectionRefusedError:
+                    why = (f"{self.address} refused the connection (the event's server is not "
+                           f"running there, or not yet)")
+                except ConnectionClosed as error:
+                    why = f"the connection to {self.address} dropped ({error})"
+                except (OSError, InvalidHandshake, TimeoutError, wire.WireError) as error:
+                    why = f"cannot connect to {self.address}: {str(error) or type(error).__name__}"
                 except InvalidURI as error:
                     raise ClientError(str(error)) from None
                 wait = backoff * random.uniform(0.75, 1.25)
-                self.log(f"{why}; connecting again in {wait:.1f} s")
+                self.log(f"{one_line(why, 240)}; connecting again in {wait:.1f} s")
                 wakeful.sleep(wait)
                 backoff = min(backoff * 2, MOST_BACKOFF)
         finally:
             self.engine.close()
+
+    def _distrust(self, error: ssl.SSLCertVerificationError) -> str:
+        """What is wrong with the server's certificate, refused with ``error``, and what to
+        do about it; one line."""
+        if error.verify_code in (HOSTNAME_MISMATCH, IP_ADDRESS_MISMATCH):
+            return self._wrong_name(self._presented())
+        if error.verify_code == EXPIRED:
+            presented = self._presented()
+            date = f" on {utc_text(presented.not_after)}" if presented else ""
+            return (f"the event's certificate ({self.address}) expired{date}: tell the "
+                    f"organiser (the server needs a new one)")
+        if error.verify_code == NOT_YET_VALID:
+            presented = self._presented()
+            date = f" until {utc_text(presented.not_before)}" if presented else " yet"
+            return (f"the event's certificate ({self.address}) is not valid{date}: check this "
+                    f"machine's date and time, else tell the organiser")
+        why = error.verify_message
+        if self.ca_file:
+            return (f"the event's certificate ({self.address}) is not the one in {self.ca_file} "
+                    f"({why}): ask the organiser for the event's current cert.pem")
+        return (f"the event's certificate ({self.address}) is not trusted by this machine "
+                f"({why}): ask the organiser for the event's cert.pem and add --ca cert.pem")
+
+    def _wrong_name(self, presented: Certificate | None) -> str:
+        """The line for a certificate made for other names than the one connected to."""
+        if presented is None or not presented.names:
+            return (f"the event's certificate ({self.address}) is not for {self.host}: ask "
+                    f"the organiser which address to connect to")
+        parts = urlsplit(self.url)
+        netloc = _bracketed(presented.names[0])
+        if parts.port is not None:
+            netloc += f":{self.port}"
+        return (f"the event's certificate is for {', '.join(presented.names)}, not "
+                f"{self.host}: connect to {parts._replace(netloc=netloc).geturl()} or ask the "
+                f"organiser which address to use")
+
+    def _presented(self) -> Certificate | None:
+        """The certificate the server presents, unverified; ``None`` if it cannot be had."""
+        try:
+            return peer_certificate(self.host, self.port, CONNECT_SECONDS)
+        except CertificateError:
+            return None
 
     def _session(self, connection: ClientConnection) -> bool:
         """One connection's life; true when the event said goodbye."""

@@ -9,8 +9,10 @@ live report (:mod:`referee.report`) of that folder, served read-only.
 
 from __future__ import annotations
 
+import datetime
 import random
 import ssl
+from pathlib import Path
 from typing import Callable, Sequence
 
 from ..plan.schedule import ScheduledGame, plan
@@ -28,10 +30,14 @@ from ..report.observers import LiveView, ReportWriter
 from ..report.server import LiveGames, ReportServer
 from ..run.executor import ThreadExecutor
 from ..run.observer import Observers, Run, RunObserver
+from .certificate import CertificateError, read_pem_file, utc_text
 from .roster import Roster
 from .runner import EventRunner
 from .server import EventServer
 from .settings import EventSettings
+
+# The server warns at start about a certificate that expires within this many days.
+EXPIRY_WARNING_DAYS = 14
 
 
 # What chooses an event's folder, as the folder's messages name it.
@@ -42,8 +48,10 @@ class EventError(Exception):
     """The event cannot start (folder, settings, certificate, address); one line."""
 
 
-def tls_context(settings: EventSettings) -> ssl.SSLContext | None:
-    """The server's TLS context from the event's certificate and key (``None``: plain)."""
+def tls_context(settings: EventSettings, log: Callable[[str], None]) -> ssl.SSLContext | None:
+    """The server's TLS context from the event's certificate and key (``None``: plain); ``log``
+    takes a warning about each certificate of the file that has expired or soon will (the
+    server still starts: the organiser may be renewing it)."""
     listen = settings.listen
     if listen.certificate is None:
         return None
@@ -54,7 +62,30 @@ def tls_context(settings: EventSettings) -> ssl.SSLContext | None:
     except (OSError, ssl.SSLError) as error:
         raise EventError(f"cannot load the TLS certificate {listen.certificate} and key "
                          f"{listen.key}: {getattr(error, 'strerror', None) or error}") from None
+    now = datetime.datetime.now(datetime.timezone.utc)
+    for warning in expiry_warnings(listen.certificate, now):
+        log(warning)
     return context
+
+
+def expiry_warnings(path: Path, now: datetime.datetime) -> list[str]:
+    """A line for each certificate in ``path`` that has expired at ``now`` or expires within
+    :data:`EXPIRY_WARNING_DAYS`, naming the file, the certificate and the date."""
+    try:
+        certificates = read_pem_file(str(path))
+    except CertificateError as error:
+        return [f"warning: cannot read the dates of the certificate {path}: {error}"]
+    warnings = []
+    for certificate in certificates:
+        names = f" (for {', '.join(certificate.names)})" if certificate.names else ""
+        what = f"warning: the certificate {path}{names}"
+        date = utc_text(certificate.not_after)
+        if certificate.not_after <= now:
+            warnings.append(f"{what} expired on {date}: participants' clients will refuse it; "
+                            f"renew it and restart the event")
+        elif certificate.not_after - now <= datetime.timedelta(days=EXPIRY_WARNING_DAYS):
+            warnings.append(f"{what} expires on {date}: renew it before then")
+    return warnings
 
 
 class Event:
@@ -86,7 +117,7 @@ class Event:
 
     def start(self) -> None:
         settings = self.settings
-        context = tls_context(settings)
+        context = tls_context(settings, self.log)
         try:
             self._lock = lock_folder(settings.out, OUT_SETTING)
             saved = check_settings(settings.out, settings.saved(),

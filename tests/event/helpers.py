@@ -43,24 +43,26 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def make_certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate for localhost and 127.0.0.1, and its key (PEM files)."""
+def make_certificate(folder: Path, names: tuple[str, ...] = ("localhost", "127.0.0.1"),
+                     days: float = 60.0, start_days: float = -1.0) -> tuple[Path, Path]:
+    """A self-signed certificate for ``names`` (DNS names and IP addresses), valid from
+    ``start_days`` to ``days`` days from now, and its key (PEM files ``cert.pem`` and
+    ``key.pem``)."""
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import NameOID
 
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])])
     now = datetime.datetime.now(datetime.timezone.utc)
     certificate = (
         x509.CertificateBuilder().subject_name(name).issuer_name(name)
         .public_key(key.public_key()).serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName(
-            [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False)
+        .not_valid_before(now + datetime.timedelta(days=start_days))
+        .not_valid_after(now + datetime.timedelta(days=days))
+        .add_extension(x509.SubjectAlternativeName([_general_name(x509, each)
+                                                    for each in names]), critical=False)
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(key, hashes.SHA256()))
     cert_path, key_path = folder / "cert.pem", folder / "key.pem"
@@ -69,6 +71,14 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
                                            serialization.PrivateFormat.PKCS8,
                                            serialization.NoEncryption()))
     return cert_path, key_path
+
+
+def _general_name(x509: Any, name: str) -> Any:
+    """``name`` as a subject alternative name: an IP address, else a DNS name."""
+    try:
+        return x509.IPAddress(ipaddress.ip_address(name))
+    except ValueError:
+        return x509.DNSName(name)
 
 
 def _toml(value: Any) -> str:

@@ -97,6 +97,25 @@ def test_tokens_do_not_travel_in_clear_text_off_this_machine(tmp_path):
     assert "not encrypted and not on this machine" in client.output
 
 
+def test_a_refused_connection_is_tried_again_with_growing_delays_saying_so(processes):
+    port = free_port()  # nothing listens there
+    client = referee("connect", f"ws://127.0.0.1:{port}/", "--token", token_of("Alpha"),
+                     "--engine", "e")
+    processes.append(client)
+    refused = re.compile(rf"^\S+ 127\.0\.0\.1:{port} refused the connection \(the event's "
+                         rf"server is not running there, or not yet\); connecting again in "
+                         rf"([0-9.]+) s$")
+
+    def two_delays() -> list[float]:
+        """The first two delays the client announced, once it has announced two."""
+        found = [float(match.group(1)) for line in list(client.lines)
+                 if (match := refused.match(line))]
+        return found[:2] if len(found) >= 2 else []
+
+    first, second = wait_for(two_delays, 10, client.popen, "two tries")
+    assert first < second, client.output  # the processes fixture then kills the client
+
+
 @pytest.mark.parametrize("to_a_thread", [False, True])
 def test_ctrl_c_ends_a_waiting_client_at_once(tmp_path, processes, to_a_thread):
     """Ctrl-C ends ``connect`` at once with status 130, even while no message comes (the event
@@ -180,7 +199,8 @@ def test_a_killed_server_resumes_keeping_every_finished_game_once(tmp_path, proc
     assert len(list(read_rows(tmp_path / "out" / "results.jsonl"))) == 12
     for client in clients:
         assert client.wait(10) == 0
-        assert "connecting again" in client.output
+        assert re.search(rf"the connection to 127\.0\.0\.1:{port} dropped \(.+\); connecting "
+                         rf"again in [0-9.]+ s", client.output), client.output
 
 
 def test_a_ladder_pairs_whoever_is_free_and_rates_them(tmp_path, processes):

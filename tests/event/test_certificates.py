@@ -1,0 +1,140 @@
+"""The event's certificate, over real TLS on 127.0.0.1: a client refused the server's certificate
+ends at once with status 2 and one line saying what to do; the server warns at start about a
+certificate that has expired or soon will, and starts all the same; and the certificate reader
+agrees with the ``cryptography`` package and survives any bytes.
+
+Certificates are made in each test (:func:`~.helpers.make_certificate`) with the names and
+dates the case needs.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ssl
+
+import pytest
+from cryptography import x509
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.event.certificate import CertificateError, read_der, read_pem_file
+
+from .helpers import connect, make_certificate, start_event, write_event
+
+TLS = {"certificate": "cert.pem", "key": "key.pem"}
+
+
+def expiry(cert_path) -> str:
+    """The certificate's expiry as the lines show it (to the minute, UTC)."""
+    certificate = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    return f"{certificate.not_valid_after_utc:%Y-%m-%d %H:%M} UTC"
+
+
+def refused_at_once(client) -> str:
+    """The client's last line, once it ended with status 2 without trying again."""
+    assert client.wait(15) == 2, client.output
+    assert "connecting again" not in client.output
+    return client.lines[-1]
+
+
+def test_a_certificate_this_machine_does_not_trust_says_to_add_ca(tmp_path, processes):
+    make_certificate(tmp_path)
+    server, url = start_event(write_event(tmp_path, listen=TLS))
+    client = connect(url, "Alpha")  # no --ca
+    processes += [server, client]
+    port = url.rsplit(":", 1)[1].strip("/")
+    line = refused_at_once(client)
+    assert line.startswith(f"olympiad-referee: error: the event's certificate (127.0.0.1:{port}) "
+                           f"is not trusted by this machine ("), line
+    assert line.endswith("): ask the organiser for the event's cert.pem and add --ca cert.pem")
+
+
+def test_an_expired_certificate_says_when_and_to_tell_the_organiser(tmp_path, processes):
+    cert_path, _ = make_certificate(tmp_path, start_days=-30, days=-2)
+    server, url = start_event(write_event(tmp_path, listen=TLS))
+    client = connect(url, "Alpha", ca=cert_path)
+    processes += [server, client]
+    line = refused_at_once(client)
+    assert f"expired on {expiry(cert_path)}: tell the organiser" in line, line
+
+
+def test_a_certificate_for_another_name_says_which_to_connect_to(tmp_path, processes):
+    cert_path, _ = make_certificate(tmp_path, names=("events.example.org",))
+    server, url = start_event(write_event(tmp_path, listen=TLS))
+    client = connect(url, "Alpha", ca=cert_path)
+    processes += [server, client]
+    port = url.rsplit(":", 1)[1].strip("/")
+    line = refused_at_once(client)
+    assert ("the event's certificate is for events.example.org, not 127.0.0.1: connect to "
+            f"wss://events.example.org:{port}/") in line, line
+
+
+@pytest.mark.parametrize("days, warning", [
+    (-2, "expired on {date}: participants' clients will refuse it"),
+    (3, "expires on {date}: renew it before then"),
+    (60, None),
+])
+def test_the_server_warns_about_a_certificate_that_expired_or_soon_will(
+        tmp_path, processes, days, warning):
+    cert_path, _ = make_certificate(tmp_path, start_days=min(days, 0) - 30, days=days)
+    server, _ = start_event(write_event(tmp_path, listen=TLS))  # it starts all the same
+    processes.append(server)
+    lines = [line for line in server.lines if "warning" in line]
+    if warning is None:
+        assert not lines
+    else:
+        assert len(lines) == 1, server.output
+        assert f"the certificate {cert_path} (for localhost, 127.0.0.1) " in lines[0]
+        assert warning.format(date=expiry(cert_path)) in lines[0]
+
+
+@pytest.mark.parametrize("names", [("localhost", "127.0.0.1", "::1"), ("events.example.org",)])
+def test_the_reader_finds_the_names_and_dates_cryptography_finds(tmp_path, names):
+    cert_path, _ = make_certificate(tmp_path, names, start_days=-9000, days=9000)  # 2001-2051
+    (read,) = read_pem_file(str(cert_path))
+    made = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    assert read.names == names
+    assert read.not_before == made.not_valid_before_utc
+    assert read.not_after == made.not_valid_after_utc
+
+
+def test_a_certificate_without_alternative_names_is_for_its_common_name(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.hashes import SHA256
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Olympiad"),
+                      x509.NameAttribute(NameOID.COMMON_NAME, "events.example.org")])
+    start = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
+    made = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(1).not_valid_before(start)
+            .not_valid_after(start + datetime.timedelta(days=1)).sign(key, SHA256()))
+    read = read_der(made.public_bytes(serialization.Encoding.DER))
+    assert read.names == ("events.example.org",)
+    assert read.not_before == start
+
+
+@pytest.fixture(scope="module")
+def real_der(tmp_path_factory) -> bytes:
+    """A certificate made as the other tests make theirs, in DER."""
+    cert_path, _ = make_certificate(tmp_path_factory.mktemp("der"))
+    return ssl.PEM_cert_to_DER_cert(cert_path.read_text())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 1000), st.lists(st.tuples(st.integers(0, 1000), st.integers(1, 255)),
+                                      max_size=4))
+def test_any_bytes_are_read_as_a_certificate_or_refused_in_one_line(real_der, cut, flips):
+    """What a server presents is outside input: a real certificate cut after ``cut`` bytes and
+    with some bytes changed (XOR with the values of ``flips``) gives a certificate or a
+    :class:`CertificateError`, nothing else."""
+    data = bytearray(real_der[:cut])
+    for place, mask in flips:
+        if data:
+            data[place % len(data)] ^= mask
+    try:
+        read_der(bytes(data))
+    except CertificateError as error:
+        assert "\n" not in str(error)
