@@ -90,8 +90,9 @@ def test_without_scores_nothing_is_adjudicated():
 
 def test_exact_proves_the_first_position_small_enough_for_the_solver():
     # Domineering 23x2: 46 empty squares, beyond the solver's 44 at the start (ply 0 is not
-    # proven, at once); after black's first domino, 44.
-    exact = Adjudication(exact="all", exact_time=60)
+    # proven, at once); after black's first domino, 44. The engines answer at once, so the
+    # referee waits for its solver (exact_wait) to prove it before ply 2 is played.
+    exact = Adjudication(exact="all", exact_time=60, exact_wait=True)
     record = play([], [], exact, game="domineering", size=(23, 2))
     assert record.termination is Termination.ADJUDICATED_EXACT and len(record.moves) == 1
     position = find_game("domineering")(size=(23, 2)).initial_position()
@@ -102,11 +103,13 @@ def test_exact_proves_the_first_position_small_enough_for_the_solver():
 
 def test_a_proven_draw_ends_the_game_only_in_mode_all():
     # Breakthrough on 5x5 with a limit of 3 plies: nobody can reach the far rank in time, so
-    # the position at ply 0 is a proven draw (by the move limit).
-    record = play([], [], Adjudication(exact="all"), "breakthrough", 3, (5, 5))
+    # the position at ply 0 is a proven draw (by the move limit); its proof takes about 2,000
+    # positions, more than a glance, and the engines answer at once: the referee waits for it.
+    record = play([], [], Adjudication(exact="all", exact_wait=True), "breakthrough", 3, (5, 5))
     assert (record.termination, record.result, len(record.moves)) == (
         Termination.ADJUDICATED_EXACT, "0", 0)
-    record = play([], [], Adjudication(exact="decisive"), "breakthrough", 3, (5, 5))
+    record = play([], [], Adjudication(exact="decisive", exact_wait=True), "breakthrough", 3,
+                  (5, 5))
     assert record.termination is Termination.MOVE_LIMIT
 
 
