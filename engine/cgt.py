@@ -237,10 +237,9 @@ that zero regions drop out and the classes of the others are known.
         if known is not None:
             return known
         self.nodes += 1
-        if not self.nodes & 63:
-            stop = self.stop
-            if stop is not None and stop():
-                raise OutOfBudget
+        stop = self.stop
+        if stop is not None and stop():
+            raise OutOfBudget
         decided = self._by_classes(shapes, colour)
         if decided is None:
             decided = self.rules.bound(shapes, colour)

@@ -39,6 +39,8 @@ True
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from typing import Callable, Sequence
@@ -49,9 +51,9 @@ from ..plan.adjudication import Adjudication
 
 # The deepest line the exhaustive solver follows; a line still open there is not a proof.
 EXHAUSTIVE_DEPTH = 200
-# The exhaustive solver looks at the clock every this many positions: a glance at a position
-# (a stop that always says stop) searches this many at most.
-CLOCK_EVERY = 256
+# The exhaustive solver looks at the clock at the first position it searches (one not decided
+# at once, nor in its table) and every this many after.
+CLOCK_EVERY = 64
 # The exhaustive solver's results kept through a game, at most (then it starts afresh).
 TABLE_LIMIT = 500_000
 
@@ -165,12 +167,14 @@ class Proof:
         self._thread.start()
 
     def _search(self) -> None:
+        _lowest_priority()
         try:
             self.value = self.adjudicator.attempt(self.position, self.ply, self._stop)
         except OutOfBudget:
             pass
 
     def _stop(self) -> bool:
+        time.sleep(0)  # lets the game's thread take the interpreter as soon as the answer comes
         return self._halt.is_set() or time.monotonic() >= self._deadline
 
     def finish(self, answered: bool) -> Outcome | None:
@@ -183,6 +187,16 @@ class Proof:
         if not answered or self.value is None:
             return None
         return self.adjudicator.verdict(self.position, self.ply, self.value)
+
+
+def _lowest_priority() -> None:
+    """Give the calling thread the lowest CPU priority (nice 19; Linux, where a thread has a
+    priority of its own): the solver takes only time that no engine wants."""
+    if sys.platform == "linux":
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except OSError:
+            pass
 
 
 def _every_other(scores: Sequence[float | None], last: int, count: int) -> list[float] | None:
@@ -255,9 +269,6 @@ class _Exhaustive:
         self.nodes = 0
 
     def value(self, position: Position, depth: int) -> int | None:
-        self.nodes += 1
-        if not self.nodes % CLOCK_EVERY and self.stop():
-            raise OutOfBudget
         outcome = position.outcome
         if outcome is not None:
             return 0 if outcome.winner is None else 1 if outcome.winner == position.to_move else -1
@@ -271,6 +282,9 @@ class _Exhaustive:
             key = (position.key(), None if self.draw_at is None else self.draw_at - depth)
             if key in self.table:
                 return self.table[key]
+        self.nodes += 1
+        if self.nodes % CLOCK_EVERY == 1 and self.stop():
+            raise OutOfBudget
         found = self._children(position, depth)
         if key is not None and found is not None:
             self.table[key] = found
