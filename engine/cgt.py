@@ -26,6 +26,7 @@ this module knows no game.
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, Iterator
 
 from .core import OutOfBudget
@@ -157,7 +158,10 @@ that zero regions drop out and the classes of the others are known.
 
     ``stop`` (if given) is called now and then during a search; when it returns true the
     search raises :class:`OutOfBudget`. Tables hold only proven facts, so a later call
-    continues where an interrupted one left off.
+    continues where an interrupted one left off. Each thread has its own ``stop`` (the
+    referee's solver searches in threads of its own, one per game, beside the games'
+    in-process engines); the tables are shared, and each of their reads and writes is one
+    step of a dictionary, which threads may interleave.
     """
 
     def __init__(self, rules: RegionRules, region_limit: int = 10,
@@ -168,7 +172,16 @@ that zero regions drop out and the classes of the others are known.
         self.outcomes: dict[Shape, tuple[bool, bool]] = {}
         self.sums: dict[tuple, bool] = {}
         self.nodes = 0
-        self.stop: Callable[[], bool] | None = None
+        self._local = threading.local()
+
+    @property
+    def stop(self) -> Callable[[], bool] | None:
+        """This thread's stop test (``None``: none)."""
+        return getattr(self._local, "stop", None)
+
+    @stop.setter
+    def stop(self, stop: Callable[[], bool] | None) -> None:
+        self._local.stop = stop
 
     def outcome(self, shape: Shape) -> tuple[bool, bool]:
         """(Left wins moving first, Right wins moving first) in the region ``shape`` alone."""
@@ -224,7 +237,8 @@ that zero regions drop out and the classes of the others are known.
         if known is not None:
             return known
         self.nodes += 1
-        if self.stop is not None and not self.nodes & 63 and self.stop():
+        stop = self.stop
+        if stop is not None and stop():
             raise OutOfBudget
         decided = self._by_classes(shapes, colour)
         if decided is None:

@@ -2,24 +2,27 @@
 """What exact adjudication saves, and whether it ever gets a result wrong.
 
     python scripts/bench_adjudication.py clobber domineering --games 6 --time 3 --increment 0.2
-    python scripts/bench_adjudication.py clobber --engine "--algorithm uct" --exact-time 0.3
+    python scripts/bench_adjudication.py clobber --size 7x6 --engine "--depth 2"
+    python scripts/bench_adjudication.py clobber --engine "--algorithm uct" --play-on
 
 For each game our engine plays itself (two processes, seeds differing per game; ``--engine``
-adds options to both, to bench another search) at the given clock, once without adjudication and
-once with exact adjudication (``decisive``: wins and losses), through the referee's own game loop.
-(The two games may differ: the engines search on the clock.) Each game the rule ended is then played
-on from the adjudicated position twice:
+adds options to both, to bench another search, such as a fixed depth) at the given clock, once
+without adjudication and once with exact adjudication (``--mode``, by default ``decisive``: wins
+and losses), through the referee's own game loop, on the game's default board or ``--size``.
+(The two games may differ: the engines search on the clock.) With ``--play-on``, each game the
+rule ended is then played on from the adjudicated position twice:
 
 * by the solver on both sides (each side plays a move the referee's solver proves winning when
   there is one): its result must be the adjudicated one, always;
 * by the same two engines, from the same position (its moves sent as an opening; the clocks
   start afresh at the same control): the result the game would have had without the rule.
 
-The table gives per game: games, how many were adjudicated and at which ply on average, the
-mean wall time of a game without and with the rule (the solver's own time included), the mean
-wall time the engines took to play on from the adjudicated positions, the games where the solver's
-play-out disagreed with the verdict (must be 0) and the games where the engines' play-out did (an
-engine went wrong in a won position).
+The table gives per game: the board, the engines, games, how many were adjudicated, the mean
+plies of a game without and with the rule, the mean wall time of a game without and with it (the
+solver's own time included) and, with ``--play-on``, the mean wall time the engines took to play
+on from the adjudicated positions, the games where the solver's play-out disagreed with the
+verdict (must be 0) and the games where the engines' play-out did (an engine went wrong in a won
+position).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import Termination, find_game  # noqa: E402
-from referee.plan.adjudication import DEFAULT_EXACT_TIME, Adjudication  # noqa: E402
+from referee.plan.adjudication import (DEFAULT_EXACT_TIME, EXACT_MODES,  # noqa: E402
+                                       Adjudication)
 from referee.plan.setup import Opening, Setup  # noqa: E402
 from referee.plan.time_control import TimeControl  # noqa: E402
 from referee.play.adjudication import prove  # noqa: E402
@@ -54,8 +58,11 @@ def engines(seed: int, options: str) -> list[EngineChannel]:
 
 def timed_game(setup: Setup, control: TimeControl, seed: int, options: str,
                opening: Opening | None = None):
-    """A game between two fresh engine processes, each on ``control``, and its wall time."""
+    """A game between two fresh engine processes, each on ``control``, and its wall time
+    (from when both are ready)."""
     channels = engines(seed, options)
+    for channel in channels:  # started and ready: the interpreter's start-up is not timed
+        channel.send("name")
     started = time.monotonic()
     try:
         record = play_game(setup, channels, random.Random(seed), opening,
@@ -87,58 +94,94 @@ def winner_of(result: str) -> int | None:
     return {"B+": 0, "W+": 1}.get(result)
 
 
-def bench(name: str, games: int, control: TimeControl, exact_time: float, seed: int,
-          options: str) -> dict:
-    setup = Setup(name, adjudication=Adjudication(exact="decisive", exact_time=exact_time))
-    plain = Setup(name)
-    found = {"games": games, "adjudicated": 0, "plies": [], "plain": [], "wall": [],
-             "saved": [], "solver_differs": 0, "engines_differ": 0}
+def bench(name: str, size: tuple[int, int] | None, games: int, control: TimeControl,
+          rules: Adjudication, seed: int, options: str, play_on: bool) -> dict:
+    setup = Setup(name, size=size, adjudication=rules)
+    plain = Setup(name, size=size)
+    found = {"games": games, "adjudicated": 0, "plain_plies": [], "plies": [], "plain": [],
+             "wall": [], "saved": [], "solver_differs": 0, "engines_differ": 0}
     for number in range(games):
-        found["plain"].append(timed_game(plain, control, seed + 10 * number, options)[1])
+        record, wall = timed_game(plain, control, seed + 10 * number, options)
+        found["plain"].append(wall)
+        found["plain_plies"].append(len(record.moves))
         record, wall = timed_game(setup, control, seed + 10 * number, options)
         found["wall"].append(wall)
+        found["plies"].append(len(record.moves))
         if record.termination is not Termination.ADJUDICATED_EXACT:
             continue
         found["adjudicated"] += 1
-        found["plies"].append(len(record.moves))
-        position = find_game(name)().initial_position()
-        for text in record.moves:
-            position.play(position.parse_move(text))
-        verdict = winner_of(record.result)
-        found["solver_differs"] += solver_winner(position, 4 * exact_time) != verdict
-        rest, rest_wall = timed_game(plain, control, seed + 10 * number, options,
-                                     Opening(1, tuple(record.moves)))
-        found["saved"].append(rest_wall)
-        found["engines_differ"] += winner_of(rest.result) != verdict
+        if play_on:
+            play_on_from(record, setup, plain, control, seed + 10 * number, options,
+                         rules.exact_time, found)
     return found
+
+
+def play_on_from(record, setup: Setup, plain: Setup, control: TimeControl, seed: int,
+                 options: str, exact_time: float, found: dict) -> None:
+    """Play the adjudicated game on by the solver and by the engines; count disagreements."""
+    position = find_game(setup.game)(size=setup.size).initial_position()
+    for text in record.moves:
+        position.play(position.parse_move(text))
+    verdict = winner_of(record.result)
+    found["solver_differs"] += solver_winner(position, 4 * exact_time) != verdict
+    rest, rest_wall = timed_game(plain, control, seed, options, Opening(1, tuple(record.moves)))
+    found["saved"].append(rest_wall)
+    found["engines_differ"] += winner_of(rest.result) != verdict
 
 
 def mean(values: list[float]) -> str:
     return f"{statistics.mean(values):.1f}" if values else "-"
 
 
+def mean_seconds(values: list[float]) -> str:
+    return f"{statistics.mean(values):.2f}" if values else "-"
+
+
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    cols, _, rows = text.partition("x")
+    return int(cols), int(rows or cols)
+
+
 @click.command()
 @click.argument("names", nargs=-1, required=True)
+@click.option("--size", default=None, help="The board, COLSxROWS (default: the game's).")
 @click.option("--games", type=click.IntRange(1), default=6, show_default=True)
 @click.option("--time", "main", type=float, default=3.0, show_default=True)
 @click.option("--increment", type=float, default=0.2, show_default=True)
+@click.option("--mode", type=click.Choice(EXACT_MODES), default="decisive", show_default=True)
 @click.option("--exact-time", type=float, default=DEFAULT_EXACT_TIME, show_default=True,
               help="The solver's seconds in each position.")
+@click.option("--wait", is_flag=True, help="The referee waits for the rest of the solver's "
+                                           "time after each answer (--adjudicate-exact-wait).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--engine", "options", default="", help="Options for both engines.")
-def main(names: tuple[str, ...], games: int, main: float, increment: float, exact_time: float,
-         seed: int, options: str) -> None:
+@click.option("--play-on", is_flag=True, help="Play each adjudicated game on, by the solver "
+                                              "and by the engines.")
+def main(names: tuple[str, ...], size: str | None, games: int, main: float, increment: float,
+         mode: str, exact_time: float, wait: bool, seed: int, options: str,
+         play_on: bool) -> None:
     """Exact adjudication against playing on, per game."""
     control = TimeControl(main, increment)
-    click.echo("| game | games | adjudicated | at ply (mean) | wall s/game without | with | "
-               "engines' play-on s | solver play-out differs | engines' play-out differs |")
-    click.echo("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    rules = Adjudication(exact=mode, exact_time=exact_time, exact_wait=wait)
+    engines = options or f"clock {main:g}+{increment:g}"
+    board = size or "default"
+    click.echo("| game | board | engines | games | adjudicated | plies without | with | "
+               "wall s/game without | with |"
+               + (" engines' play-on s | solver play-out differs | engines' play-out "
+                  "differs |" if play_on else ""))
+    click.echo("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+               + (" ---: | ---: | ---: |" if play_on else ""))
     for name in names:
-        found = bench(name, games, control, exact_time, seed, options)
-        click.echo(f"| {name} | {found['games']} | {found['adjudicated']} | "
-                   f"{mean(found['plies'])} | {mean(found['plain'])} | {mean(found['wall'])} | "
-                   f"{mean(found['saved'])} | "
-                   f"{found['solver_differs']} | {found['engines_differ']} |")
+        found = bench(name, parse_size(size), games, control, rules, seed, options, play_on)
+        row = (f"| {name} | {board} | {engines} | {found['games']} | {found['adjudicated']} | "
+               f"{mean(found['plain_plies'])} | {mean(found['plies'])} | "
+               f"{mean_seconds(found['plain'])} | {mean_seconds(found['wall'])} |")
+        if play_on:
+            row += (f" {mean(found['saved'])} | {found['solver_differs']} | "
+                    f"{found['engines_differ']} |")
+        click.echo(row)
 
 
 if __name__ == "__main__":

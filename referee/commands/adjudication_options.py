@@ -18,7 +18,11 @@ _OPTIONS = [
                       "wins and losses only)."),
     click.option("--adjudicate-exact-time", type=DecimalRange(0, min_open=True),
                  default=DEFAULT_EXACT_TIME, show_default=True, metavar="SECONDS",
-                 help="The solvers' time in each position."),
+                 help="The solvers' time in each position, spent while the engine to move "
+                      "thinks."),
+    click.option("--adjudicate-exact-wait", is_flag=True,
+                 help="Wait after each answer for the rest of the solvers' time: proofs come "
+                      "plies sooner, at the cost of wall time."),
     click.option("--adjudicate-resign-plies", type=WholeRange(0), default=0, show_default=True,
                  metavar="N", help="A side loses when its last N scores are all <= -SCORE "
                                    "(and its opponent's last N >= SCORE); 0: off."),
@@ -50,6 +54,7 @@ def adjudication_from(values: dict[str, Any]) -> Adjudication:
     try:
         return Adjudication(
             exact=values["adjudicate_exact"], exact_time=values["adjudicate_exact_time"],
+            exact_wait=values["adjudicate_exact_wait"],
             resign_plies=values["adjudicate_resign_plies"],
             resign_score=values["adjudicate_resign_score"],
             resign_sides="one" if values["adjudicate_resign_one_side"] else "both",

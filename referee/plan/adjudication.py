@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 
 EXACT_MODES = ("all", "decisive")
 RESIGN_SIDES = ("both", "one")
-DEFAULT_EXACT_TIME = 0.2  # per ply; at 1 s the solver cost more wall time than it saved (docs)
+DEFAULT_EXACT_TIME = 0.2  # per position, while the engine to move thinks (docs)
 DEFAULT_RESIGN_SCORE = 0.9
 DEFAULT_DRAW_SCORE = 0.05
 
@@ -28,13 +28,16 @@ class AdjudicationError(ValueError):
 @dataclass(frozen=True)
 class Adjudication:
     """The rules in force: ``exact`` (``None``, ``"all"`` or ``"decisive"``: proven draws left
-    to be played) with ``exact_time`` seconds of solving per ply; resignation after
+    to be played) with ``exact_time`` seconds of solving per position, spent while the engine
+    to move thinks (``exact_wait``: the referee waits after the answer for what is left of
+    them, at the cost of wall time); resignation after
     ``resign_plies`` moves of each engine beyond ``resign_score`` (``resign_sides`` ``"one"``:
     the losing engine's own scores suffice); a draw after ``draw_plies`` consecutive plies
     within ``draw_score`` of 0, all after ply ``draw_after``. A count of 0 turns a rule off."""
 
     exact: str | None = None
     exact_time: float = DEFAULT_EXACT_TIME
+    exact_wait: bool = False
     resign_plies: int = 0
     resign_score: float = DEFAULT_RESIGN_SCORE
     resign_sides: str = "both"

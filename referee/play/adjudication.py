@@ -5,15 +5,24 @@ move from the start, the opening's included; ``k = 0`` is the start), before the
 is asked for its move; an :class:`~engine.Outcome` ends the game there, after ``k`` plies.
 The rules, in the order they are asked:
 
-* **exact**: the referee's own solvers prove the result of the position within the time
-  budget (the game's exact solver where it has one, such as Clobber's and Domineering's
-  combinatorial-game solvers, else :func:`exhaustive`, a search of every line to the end); mode
-  ``decisive`` leaves a proven draw to be played on;
+* **exact**: the referee's own solvers prove the result of the position (the game's exact
+  solver where it has one, such as Clobber's and Domineering's combinatorial-game solvers, else
+  :func:`exhaustive`, a search of every line to the end); mode ``decisive`` leaves a proven
+  draw to be played on;
 * **resign**: with ``N = resign_plies`` and ``T = resign_score``, a side's last ``N`` moves
   all carried a score ``<= -T`` and (unless one-sided) its opponent's last ``N`` moves all a
   score ``>= T``; that side loses;
 * **draw**: with ``N = draw_plies``, ``B = draw_score`` and ``P = draw_after``, the last ``N``
   plies are all numbered above ``P`` and each carried a score within ``[-B, B]``.
+
+The exact rule costs no wall time: :meth:`Adjudicator.judge` gives it only a glance (what the
+solver proves within its first few hundred positions, and those proven on earlier plies of the
+game: they are kept); a position in reach but not proven at a glance is then searched in a
+thread of its own (:class:`Proof`) while the engine to move thinks, up to the time budget, and
+the search stops when the answer comes (unless ``exact_wait``: then the referee waits for the
+rest of the budget). A proof found meanwhile ends the game after ply ``k`` all the same: the
+answer is not played. A position out of the solver's reach (the game's solver says so at once:
+too many open stones or squares) is not searched at all.
 
 A move without a score (no analysis, a malformed one, an opening move) breaks every run of
 scores. Scores are the movers' own (``score`` of ``genmove_analyze``; ``proven win`` without a
@@ -30,6 +39,9 @@ True
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 import time
 from typing import Callable, Sequence
 
@@ -39,30 +51,64 @@ from ..plan.adjudication import Adjudication
 
 # The deepest line the exhaustive solver follows; a line still open there is not a proof.
 EXHAUSTIVE_DEPTH = 200
-# The exhaustive solver looks at the clock every this many positions.
-CLOCK_EVERY = 256
+# The exhaustive solver looks at the clock at the first position it searches (one not decided
+# at once, nor in its table) and every this many after.
+CLOCK_EVERY = 64
+# The exhaustive solver's results kept through a game, at most (then it starts afresh).
+TABLE_LIMIT = 500_000
 
 
 class Adjudicator:
-    """Applies the rules of ``settings`` to one game; see the module docstring."""
+    """Applies the rules of ``settings`` to one game; see the module docstring. It keeps what
+    the exact rule's solver proved from ply to ply."""
 
     def __init__(self, settings: Adjudication, move_limit: int | None = None) -> None:
         self.settings = settings
         self.move_limit = move_limit
+        self.table: dict = {}  # the exhaustive solver's proven results, for the whole game
+        self._pending: tuple[Position, int] | None = None
 
     def judge(self, position: Position, ply: int,
               scores: Sequence[float | None]) -> Outcome | None:
         """The verdict in ``position`` (the game not over) after ``ply`` plies, ``scores``
-        being each ply's mover's score (``None`` where unknown); ``None``: play on."""
+        being each ply's mover's score (``None`` where unknown); ``None``: play on. The exact
+        rule here is a glance; a position that needs more is left to :meth:`start_proof`."""
         return (self._exact(position, ply) or self._resign(position, ply, scores)
                 or self._draw(ply, scores))
 
+    def start_proof(self) -> Proof | None:
+        """The search of the position last judged, started in a thread of its own (call it
+        as the engine to move is asked for its move); ``None`` when there is nothing to
+        search (no exact rule, the position proven at a glance or out of the solver's reach)."""
+        if self._pending is None:
+            return None
+        position, ply = self._pending
+        self._pending = None
+        return Proof(self, position, ply)
+
     def _exact(self, position: Position, ply: int) -> Outcome | None:
+        self._pending = None
         if not self.settings.exact:
             return None
+        working = position.copy()
+        try:
+            value = self.attempt(working, ply, lambda: True)
+        except OutOfBudget:  # in reach, but not proven at a glance
+            self._pending = (working, ply)
+            return None
+        return None if value is None else self.verdict(position, ply, value)
+
+    def attempt(self, position: Position, ply: int, stop: Callable[[], bool]) -> int | None:
+        """:func:`attempt` on ``position`` after ``ply`` plies, with this game's table."""
         plies_left = None if self.move_limit is None else self.move_limit - ply
-        value = prove(position, self.settings.exact_time, plies_left)
-        if value is None or (value == 0 and self.settings.exact == "decisive"):
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        return attempt(position, stop, plies_left, self.table)
+
+    def verdict(self, position: Position, ply: int, value: int) -> Outcome | None:
+        """The exact rule's verdict when the solver proved ``value`` (1, 0, -1 for the side to
+        move in ``position``, after ``ply`` plies): ``None`` for a draw in mode ``decisive``."""
+        if value == 0 and self.settings.exact == "decisive":
             return None
         mover = position.to_move
         winner = None if value == 0 else mover if value > 0 else 1 - mover
@@ -104,6 +150,55 @@ class Adjudicator:
                        f"(plies {ply - count + 1}-{ply})")
 
 
+class Proof:
+    """The exact rule's search of one position (after ``ply`` plies), in a thread of its own
+    from its start until :meth:`finish`: up to the budget of ``exact_time`` seconds from the
+    start, less when :meth:`finish` comes first (without ``exact_wait``)."""
+
+    def __init__(self, adjudicator: Adjudicator, position: Position, ply: int) -> None:
+        self.adjudicator = adjudicator
+        self.position = position
+        self.ply = ply
+        self.value: int | None = None
+        self._halt = threading.Event()
+        self._deadline = time.monotonic() + adjudicator.settings.exact_time
+        self._thread = threading.Thread(target=self._search, name="referee solver",
+                                        daemon=True)
+        self._thread.start()
+
+    def _search(self) -> None:
+        _lowest_priority()
+        try:
+            self.value = self.adjudicator.attempt(self.position, self.ply, self._stop)
+        except OutOfBudget:
+            pass
+
+    def _stop(self) -> bool:
+        time.sleep(0)  # lets the game's thread take the interpreter as soon as the answer comes
+        return self._halt.is_set() or time.monotonic() >= self._deadline
+
+    def finish(self, answered: bool) -> Outcome | None:
+        """End the search (once the budget is spent, with ``exact_wait`` and an answer to
+        wait after) and give the verdict: ``None`` when nothing was proven, or when the engine
+        gave no answer (``answered`` false: the game ends otherwise)."""
+        if not (answered and self.adjudicator.settings.exact_wait):
+            self._halt.set()
+        self._thread.join()
+        if not answered or self.value is None:
+            return None
+        return self.adjudicator.verdict(self.position, self.ply, self.value)
+
+
+def _lowest_priority() -> None:
+    """Give the calling thread the lowest CPU priority (nice 19; Linux, where a thread has a
+    priority of its own): the solver takes only time that no engine wants."""
+    if sys.platform == "linux":
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except OSError:
+            pass
+
+
 def _every_other(scores: Sequence[float | None], last: int, count: int) -> list[float] | None:
     """The scores of plies ``last``, ``last - 2``, ... (``count`` of them, 1-based plies);
     ``None`` when one of them is missing or before the start."""
@@ -116,21 +211,26 @@ def _every_other(scores: Sequence[float | None], last: int, count: int) -> list[
 
 def prove(position: Position, seconds: float, plies_left: int | None = None) -> int | None:
     """The result of ``position`` with perfect play for the side to move, 1 (wins), 0 (draw)
-    or -1 (loses), proven within ``seconds``; ``None`` when it was not. The game's own solver
-    where it has one (a position too big for it is not proven: an exhaustive search would not do
-    better there), else :func:`exhaustive`. ``plies_left`` is the number of plies before the move
-    limit draws the game (``None``: no limit)."""
+    or -1 (loses), proven within ``seconds``; ``None`` when it was not (:func:`attempt`).
+    ``plies_left`` is the number of plies before the move limit draws the game (``None``: no
+    limit)."""
     deadline = time.monotonic() + seconds
-
-    def stop() -> bool:
-        return time.monotonic() >= deadline
-    working = position.copy()
-    if not has_solver(working):
-        return exhaustive(working, stop, plies_left)
     try:
-        solved = working.solve(stop)
+        return attempt(position.copy(), lambda: time.monotonic() >= deadline, plies_left)
     except OutOfBudget:
         return None
+
+
+def attempt(position: Position, stop: Callable[[], bool], plies_left: int | None = None,
+            table: dict | None = None) -> int | None:
+    """The result of ``position`` (1, 0, -1 for the side to move; the position is searched in
+    place), or ``None`` when it is out of reach; raises :class:`OutOfBudget` when ``stop()``
+    said so first. The game's own solver where it has one (it says at once when a position is
+    too big for it: an exhaustive search would not do better there), else :func:`exhaustive`
+    with ``table`` (results proven earlier, added to)."""
+    if not has_solver(position):
+        return exhaustive(position, stop, plies_left, table)
+    solved = position.solve(stop)
     return None if solved is None else 1 if solved else -1
 
 
@@ -139,36 +239,36 @@ def has_solver(position: Position) -> bool:
     return type(position).solve is not Position.solve
 
 
-def exhaustive(position: Position, stop: Callable[[], bool],
-               plies_left: int | None = None) -> int | None:
+def exhaustive(position: Position, stop: Callable[[], bool], plies_left: int | None = None,
+               table: dict | None = None) -> int | None:
     """The exact result of ``position`` (1, 0, -1 for the side to move) by searching every
     line to the end of the game (at most :data:`EXHAUSTIVE_DEPTH` plies; a line that reaches
-    the move limit is a draw), or ``None`` when ``stop()`` said so first or a line was too
-    deep. Results are shared between transpositions, except in games whose rules look at the
-    history (repetition), where a position's result depends on how it was reached. For small
-    endgames of any game; games with their own solver do better."""
-    search = _Exhaustive(stop, plies_left, not position.tracks_positions)
-    try:
-        return search.value(position, 0)
-    except OutOfBudget:
-        return None
+    the move limit is a draw), or ``None`` when a line was too deep; raises
+    :class:`OutOfBudget` when ``stop()`` said so first. Results are shared between
+    transpositions (in ``table`` when given: results proven earlier, with the plies left to the
+    move limit, added to), except in games whose rules look at the history (repetition), where
+    a position's result depends on how it was reached. For small endgames of any game; games
+    with their own solver do better."""
+    return _Exhaustive(stop, plies_left, position, table).value(position, 0)
 
 
 class _Exhaustive:
-    """One exhaustive search: its clock, its move limit, its table of proven results."""
+    """One exhaustive search: its clock, its move limit, its table of proven results (``table``
+    when given, shared with other searches of the same game; none in games whose rules look at
+    the history)."""
 
-    def __init__(self, stop: Callable[[], bool], plies_left: int | None, memo: bool) -> None:
+    def __init__(self, stop: Callable[[], bool], plies_left: int | None, position: Position,
+                 table: dict | None = None) -> None:
         self.stop = stop
         self.draw_at = plies_left
         self.limit = EXHAUSTIVE_DEPTH if plies_left is None else min(plies_left,
                                                                      EXHAUSTIVE_DEPTH + 1)
-        self.table: dict | None = {} if memo else None
+        self.table: dict | None = None
+        if not position.tracks_positions:
+            self.table = {} if table is None else table
         self.nodes = 0
 
     def value(self, position: Position, depth: int) -> int | None:
-        self.nodes += 1
-        if not self.nodes % CLOCK_EVERY and self.stop():
-            raise OutOfBudget
         outcome = position.outcome
         if outcome is not None:
             return 0 if outcome.winner is None else 1 if outcome.winner == position.to_move else -1
@@ -182,6 +282,9 @@ class _Exhaustive:
             key = (position.key(), None if self.draw_at is None else self.draw_at - depth)
             if key in self.table:
                 return self.table[key]
+        self.nodes += 1
+        if self.nodes % CLOCK_EVERY == 1 and self.stop():
+            raise OutOfBudget
         found = self._children(position, depth)
         if key is not None and found is not None:
             self.table[key] = found

@@ -22,7 +22,8 @@ An engine that announces ``genmove_analyze`` (``docs/protocol.md``) is asked for
 with it, any other with ``genmove``; the move line is judged alike, and what the engine said
 of its move is kept (:mod:`referee.records.analysis`; a malformed analysis is none). Before
 each move the adjudication rules in force (:mod:`.adjudication`, ``docs/adjudication.md``) may
-end the game.
+end the game; the exact rule's solver also works while the engine thinks, and a proof it finds
+meanwhile ends the game before the answer is read.
 
 Every way a game can end is one :class:`~engine.core.Termination` with a one-line reason; when
 an engine is at fault (illegal move, timeout, crash, protocol error, resignation) it loses.
@@ -217,8 +218,10 @@ class _Referee:
             if self.position.outcome is not None:
                 return
 
-    def next_move(self) -> None:
-        """Ask the side to move for its move, check it, play it, pass it on."""
+    def next_move(self) -> Outcome | None:
+        """Ask the side to move for its move, check it, play it, pass it on; or, when the
+        exact rule's solver proved the position while the engine thought, its verdict (the
+        answer is then not read)."""
         position = self.position
         colour = position.to_move
         name = COLOUR_NAMES[colour]
@@ -226,10 +229,12 @@ class _Referee:
         seconds, stones = clock.time_left()
         self.tell(colour, f"time_left {name} {seconds_text(seconds)} {stones}")
         command = ANALYSE if self.analysing[colour] else "genmove"
+        proof = self.adjudicator.start_proof() if self.adjudicator is not None else None
         start = time.monotonic()
-        taking_back = False
+        taking_back = answered = False
         try:
             answer = self.ask(colour, f"{command} {name}", start + clock.budget())
+            answered = True
         except GtpFailure as failure:
             raise Forfeit(colour, Termination.PROTOCOL_ERROR, f"{name} answered {command} "
                           f"with a failure: {one_line(str(failure))}") from None
@@ -239,11 +244,14 @@ class _Referee:
             elapsed = max(0.0, time.monotonic() - start - self.engines[colour].lag_allowance())
             self.used[colour] += elapsed
             in_time = clock.charge(elapsed)
+            verdict = proof.finish(answered) if proof is not None else None
+        if verdict is not None:
+            return verdict
         if not in_time:
             raise Forfeit(colour, Termination.TIMEOUT, f"{name} ran out of time")
         if taking_back:
             self.take_back()
-            return
+            return None
         analysis = None
         if self.analysing[colour]:
             answer, analysis = split_answer(answer)
@@ -265,6 +273,7 @@ class _Referee:
         self.notify()
         if analysis is not None and self.analysis_observer is not None:
             self.analysis_observer(len(self.moves), analysis)
+        return None
 
     def adjudicate(self) -> Outcome | None:
         """The adjudication rules' verdict in the position now, if any rule is on and ends
@@ -311,10 +320,9 @@ class _Referee:
                 self.set_up(colour)
             self.play_opening()
             while self.position.outcome is None and len(self.moves) < self.setup.max_moves:
-                verdict = self.adjudicate()
+                verdict = self.adjudicate() or self.next_move()
                 if verdict is not None:
                     return self.record(verdict)
-                self.next_move()
         except Forfeit as forfeit:
             return self.record(Outcome(1 - forfeit.colour, forfeit.termination, forfeit.reason),
                                forfeit.colour)

@@ -8,16 +8,21 @@ import json
 import random
 import shlex
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from engine import Termination, find_game
+from engine import OutOfBudget, Termination, find_game
+from engine.games import clobber, domineering
+from engine.search import Player
+from protocol.cli import build_engine
 from referee.commands import cli
 from referee.plan.adjudication import Adjudication, AdjudicationError
 from referee.plan.setup import Setup
-from referee.play.adjudication import prove
-from referee.play.channel import EngineChannel
+from referee.play import adjudication
+from referee.play.adjudication import Adjudicator, prove
+from referee.play.channel import EngineChannel, InProcessChannel
 from referee.play.game import play_game
 
 from ..results import rows_written
@@ -90,8 +95,9 @@ def test_without_scores_nothing_is_adjudicated():
 
 def test_exact_proves_the_first_position_small_enough_for_the_solver():
     # Domineering 23x2: 46 empty squares, beyond the solver's 44 at the start (ply 0 is not
-    # proven, at once); after black's first domino, 44.
-    exact = Adjudication(exact="all", exact_time=60)
+    # proven, at once); after black's first domino, 44. The engines answer at once, so the
+    # referee waits for its solver (exact_wait) to prove it before ply 2 is played.
+    exact = Adjudication(exact="all", exact_time=60, exact_wait=True)
     record = play([], [], exact, game="domineering", size=(23, 2))
     assert record.termination is Termination.ADJUDICATED_EXACT and len(record.moves) == 1
     position = find_game("domineering")(size=(23, 2)).initial_position()
@@ -102,11 +108,13 @@ def test_exact_proves_the_first_position_small_enough_for_the_solver():
 
 def test_a_proven_draw_ends_the_game_only_in_mode_all():
     # Breakthrough on 5x5 with a limit of 3 plies: nobody can reach the far rank in time, so
-    # the position at ply 0 is a proven draw (by the move limit).
-    record = play([], [], Adjudication(exact="all"), "breakthrough", 3, (5, 5))
+    # the position at ply 0 is a proven draw (by the move limit); its proof takes about 2,000
+    # positions, more than a glance, and the engines answer at once: the referee waits for it.
+    record = play([], [], Adjudication(exact="all", exact_wait=True), "breakthrough", 3, (5, 5))
     assert (record.termination, record.result, len(record.moves)) == (
         Termination.ADJUDICATED_EXACT, "0", 0)
-    record = play([], [], Adjudication(exact="decisive"), "breakthrough", 3, (5, 5))
+    record = play([], [], Adjudication(exact="decisive", exact_wait=True), "breakthrough", 3,
+                  (5, 5))
     assert record.termination is Termination.MOVE_LIMIT
 
 
@@ -147,6 +155,109 @@ def test_exact_adjudication_agrees_with_playing_the_endgame_out(name, size, plie
             mover if value == 1 else 1 - mover)
         tried += 1
     assert tried
+
+
+# --- the exact rule's solver works while the engine thinks ------------------------------------
+
+def in_solver_thread() -> bool:
+    return threading.current_thread().name == "referee solver"
+
+
+def depth_one_engine(on_genmove=lambda: None) -> InProcessChannel:
+    """Our engine at depth 1 in this process; ``on_genmove()`` runs as each move is asked."""
+    respond = build_engine(Player(depth=1, seed=1)).respond
+
+    def answer(line: str) -> str | None:
+        if line.startswith("genmove"):
+            on_genmove()
+        return respond(line)
+    return InProcessChannel(answer)
+
+
+def test_a_proof_found_while_the_engine_thinks_ends_the_game_after_its_answer(monkeypatch):
+    # Breakthrough 5x5 with a limit of 5 plies: a proven draw at ply 0, but only after some
+    # 100,000 positions, far more than the glance before the move is asked. The solver's
+    # search waits for the move to be asked, and the engine answers only once it is done.
+    asked, proved, searches = threading.Event(), threading.Event(), []
+    real = adjudication.attempt
+
+    def attempt(*arguments):
+        if not in_solver_thread():
+            return real(*arguments)
+        searches.append(asked.wait(30))
+        value = real(*arguments)
+        proved.set()
+        return value
+    monkeypatch.setattr(adjudication, "attempt", attempt)
+    genmoves = []
+
+    def think():
+        genmoves.append(proved.is_set())
+        asked.set()
+        proved.wait(30)
+    engines = [depth_one_engine(think), depth_one_engine(think)]
+    setup = Setup("breakthrough", size=(5, 5), max_moves=5,
+                  adjudication=Adjudication(exact="all", exact_time=60))
+    record = play_game(setup, engines, random.Random(1))
+    assert (record.termination, record.result, record.moves) == (
+        Termination.ADJUDICATED_EXACT, "0", [])
+    assert record.reason == "the referee's solver proved a draw after ply 0"
+    # One move asked, before the proof; the search began while the engine thought.
+    assert genmoves == [False] and searches == [True]
+
+
+def test_the_search_stops_when_the_answer_comes(monkeypatch):
+    # Breakthrough 8x8 is far beyond the solver: each search is stopped by the engine's
+    # answer (the budget, 60 s a position, is never waited for) and the game goes on. (The
+    # positions near the move limit are drawn by it; what a stopped search proved of them is
+    # kept, so they may need no search at all.)
+    endings = []
+    real = adjudication.attempt
+
+    def attempt(*arguments):
+        if not in_solver_thread():
+            return real(*arguments)
+        try:
+            return real(*arguments)
+        except OutOfBudget:
+            endings.append("stopped")
+            raise
+    monkeypatch.setattr(adjudication, "attempt", attempt)
+    engines = [depth_one_engine(), depth_one_engine()]
+    setup = Setup("breakthrough", max_moves=3,
+                  adjudication=Adjudication(exact="decisive", exact_time=60))
+    record = play_game(setup, engines, random.Random(1))
+    assert (record.termination, len(record.moves)) == (Termination.MOVE_LIMIT, 3)
+    assert endings and endings == ["stopped"] * len(endings)
+
+
+@pytest.mark.parametrize("name, solver", [("clobber", clobber.SOLVER),
+                                          ("domineering", domineering.SOLVER)])
+def test_a_position_out_of_the_solvers_reach_costs_no_search(name, solver):
+    # The start of Clobber 10x10 (100 stones) and Domineering 8x8 (64 empty squares): the
+    # game's solver says at once that they are too big; no search is started.
+    judge = Adjudicator(Adjudication(exact="all", exact_time=60))
+    position = find_game(name)().initial_position()
+    nodes = solver.nodes
+    assert judge.judge(position, 0, []) is None and judge.start_proof() is None
+    assert solver.nodes == nodes
+
+
+def test_what_the_solver_proved_is_kept_for_the_next_plies():
+    # Breakthrough 5x5 with a limit of 5 plies: proving the start (a draw) proves every
+    # position after one move too; the same game's adjudicator knows them at a glance, a fresh
+    # one needs a search.
+    rules = Adjudication(exact="all", exact_time=60, exact_wait=True)
+    judge = Adjudicator(rules, move_limit=5)
+    position = find_game("breakthrough")(size=(5, 5)).initial_position()
+    assert judge.judge(position, 0, []) is None
+    assert judge.start_proof().finish(answered=True).result == "0"
+    for move in position.legal_moves():
+        position.play(move)
+        assert judge.judge(position, 1, []) is not None and judge.start_proof() is None
+        fresh = Adjudicator(rules, move_limit=5)
+        assert fresh.judge(position, 1, []) is None and fresh.start_proof() is not None
+        position.undo()
 
 
 def test_settings_that_cannot_be_used_are_refused():
