@@ -67,5 +67,11 @@ class Adjudication:
         return bool(self.exact or self.resign_plies or self.draw_plies)
 
     def saved(self) -> dict | None:
-        """The settings as ``match.json`` keeps them (``None`` when no rule is on)."""
-        return asdict(self) if self.active else None
+        """The settings as ``match.json`` keeps them (``None`` when no rule is on);
+        ``exact_wait`` only when set, so that a folder written before it existed resumes."""
+        if not self.active:
+            return None
+        saved = asdict(self)
+        if not self.exact_wait:
+            del saved["exact_wait"]
+        return saved

@@ -314,3 +314,11 @@ def test_unusable_rules_are_a_usage_error(arguments, message, tmp_path, capsys):
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and message in err
     assert not (tmp_path / "out").exists()
+
+
+def test_saved_settings_name_exact_wait_only_when_set():
+    """A folder written before ``exact_wait`` existed holds settings without it: a resume
+    with the default must find the same settings, so the default is not written."""
+    assert "exact_wait" not in Adjudication(exact="all").saved()
+    assert Adjudication(exact="all", exact_wait=True).saved()["exact_wait"] is True
+    assert Adjudication(**Adjudication(exact="all").saved()) == Adjudication(exact="all")
