@@ -316,13 +316,13 @@ class Position(ABC):
         raise NotImplementedError(f"{self.game.name} gives neither cell(square) nor "
                                   f"draw(canvas), so its positions cannot be drawn")
 
-    def draw(self, canvas) -> None:
-        """Draw this position on ``canvas`` (:mod:`engine.drawing`). The default is the game's
-        board of plain squares with each square's :meth:`cell` on it, so that a new game is
-        drawn with no drawing code; a game overrides it only to look better (a chessboard, a
-        board of points, pieces in hand)."""
-        from .drawing import cell_board
-        cell_board(canvas, self)
+    def draw(self, canvas) -> object:
+        """Draw this position on ``canvas`` (:mod:`engine.drawing`). The default draws nothing
+        and answers ``NotImplemented``, and :mod:`engine.drawing` then draws the game's board of
+        plain squares with each square's :meth:`cell` on it, so that a new game is drawn with
+        no drawing code; a game overrides it only to look better (a chessboard, a board of
+        points, pieces in hand)."""
+        return NotImplemented
 
     def _legal(self, move, text: str, *details):
         """``move`` (read from ``text``) when it is legal here; otherwise raise

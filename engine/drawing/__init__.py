@@ -42,7 +42,7 @@ def svg(position: Position, last_move: str | None = None, flipped: bool = False,
     with the side to move (or the result) and the last move.
     """
     canvas = Canvas(flipped, last_move)
-    position.draw(canvas)
+    draw(position, canvas)
     if not canvas.move_marked:
         canvas.mark_move(last_move)
     if with_caption:
@@ -62,8 +62,15 @@ def board_geometry(position: Position, flipped: bool = False) -> Grid | Hexes | 
     text names, for a page that puts its own marks on the picture (the cells a person may
     click). ``None`` for a picture without one."""
     canvas = Canvas(flipped)
-    position.draw(canvas)
+    draw(position, canvas)
     return canvas.board
+
+
+def draw(position: Position, canvas: Canvas) -> None:
+    """Draw ``position`` on ``canvas``: as its game draws it, else (:meth:`Position.draw
+    <engine.core.Position.draw>` left as it is) as the board of its cells."""
+    if position.draw(canvas) is NotImplemented:
+        cell_board(canvas, position)
 
 
 def caption(position: Position, last_move: str | None = None) -> str:
