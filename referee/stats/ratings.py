@@ -38,9 +38,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from ..records.results import GameResult
 from .elo import Z_95
 
 ELO_PER_NATURAL = 400 / math.log(10)
@@ -62,12 +61,6 @@ class RatingTable:
     ratings: list[Rating]
     virtual_draws: int
     anchor: int | None
-
-
-def games_of(results: Iterable[GameResult]) -> list[tuple[int, int, float]]:
-    """``(black, white, black's score)`` of each game, for :func:`fit_ratings`."""
-    return [(result.black, result.white, result.score_of(result.black))  # type: ignore[misc]
-            for result in results]
 
 
 def fit_ratings(games: Sequence[tuple[int, int, float]], count: int,

@@ -132,7 +132,7 @@ class Headline(Scored):
 
     def as_json(self) -> dict[str, Any]:
         figures = {"model": self.model,
-                   "wdl": [self.wins, self.losses, self.draws],  # W-L-D, as cutechess's line
+                   "wld": [self.wins, self.losses, self.draws],  # W-L-D, as cutechess's line
                    "pentanomial": list(self.pentanomial), "score": self.score,
                    **self.elo.as_json()}
         if self.sprt is not None:

@@ -88,7 +88,7 @@ def test_a_fastchess_command_line_plays_rounds_of_pairs_and_prints_the_score_lin
     lines = printed.splitlines()
     scores = [line for line in lines if line.startswith("Score of ")]
     summary = json.loads((out / "summary.json").read_text())
-    wins, losses, draws = summary["wdl"]
+    wins, losses, draws = summary["wld"]
     assert scores[-1] == (f"Score of first vs second: {wins} - {losses} - {draws}  "
                           f"[{(wins + draws / 2) / 4:.3f}] 4")
     assert [line.rsplit(" ", 1)[1] for line in scores] == ["1", "2", "3", "4"]

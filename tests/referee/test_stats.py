@@ -191,7 +191,7 @@ def test_pentanomial_counts_complete_pairs_only_from_the_first_engines_side():
     assert shuffled.pentanomial == tally.pentanomial and shuffled.first_wdl == tally.first_wdl
     summary = summarize(results, ["a", "b"]).as_json()
     assert summary["model"] == "pentanomial" and summary["pairs"] == 4
-    assert summary["pentanomial"] == [1, 0, 1, 1, 1] and summary["wdl"] == [5, 3, 1]
+    assert summary["pentanomial"] == [1, 0, 1, 1, 1] and summary["wld"] == [5, 3, 1]
     expected = pentanomial_estimate([1, 0, 1, 1, 1])
     assert summary["elo"] == pytest.approx(expected.elo)
 
@@ -333,7 +333,7 @@ def test_every_count_of_a_round_robin_summary_adds_up():
     lines = format_summary(summary, gauntlet=1).splitlines()
     assert lines[-len(field):] == field
     figures = summary.as_json()
-    wins, losses, draws = figures["wdl"]
+    wins, losses, draws = figures["wld"]
     assert lines[0] == f"Results of a vs the field ({wins + losses + draws} of the run's 48 " \
                        f"games, pentanomial model):"
     assert wins + losses + draws == 24
