@@ -43,6 +43,7 @@ from referee.plan.setup import Setup  # noqa: E402
 from referee.plan.time_control import TimeControl  # noqa: E402
 from referee.play.channel import InProcessChannel  # noqa: E402
 from referee.play.entrants import EngineSpec  # noqa: E402
+from referee.play.seats import LocalSeating  # noqa: E402
 from referee.records.folder import RESULTS_NAME, ResultsFile  # noqa: E402
 from referee.records.results import FinishedGame  # noqa: E402
 from referee.report.folder import write_report  # noqa: E402
@@ -120,7 +121,8 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
     results = ResultsFile(folder / RESULTS_NAME)
     progress = Progress(echo=lambda line: None)
     runner = Runner(run, ThreadExecutor(1), results,
-                    Observers([windows, progress, ReportWriter()]), starter=random_mover)
+                    Observers([windows, progress, ReportWriter()]),
+                    LocalSeating(engines, random_mover))
     runner._write = windows.timed(runner._write)  # type: ignore[method-assign]
     runner.execute()
     results.close()
@@ -137,7 +139,8 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
     click.echo(f"peak resident memory, the run:          {peak_mib():6.1f} MiB")
     began = time.perf_counter()
     resumed = Runner(Run(setup, engines, run.planned, folder, seed=1), ThreadExecutor(1),
-                     ResultsFile(folder / RESULTS_NAME), ReportWriter(), starter=random_mover)
+                     ResultsFile(folder / RESULTS_NAME), ReportWriter(),
+                     LocalSeating(engines, random_mover))
     resumed.observer.run_started(resumed.run)
     resumed.results.close()
     click.echo(f"resume (tally, report) before a game:   {time.perf_counter() - began:6.1f} s")

@@ -56,6 +56,7 @@ from ..records.folder import (
 from ..report.observers import ReportWriter
 from ..run.executor import Executor, ExecutorError, ThreadExecutor, local_workers
 from ..run.observer import Observers, Run, RunObserver
+from ..play.seats import LocalSeating
 from ..run.runner import Runner
 from ..stats import SprtSettings
 from ..text import one_line
@@ -268,7 +269,8 @@ def _play(settings: MatchSettings, planned: list, seed: int,
                   settings.anchor, settings.gauntlet)
         runner = Runner(run, executor, results,
                         Observers([Progress(settings.report_every), ProgressBar(), ReportWriter(),
-                                   *observers]), starter)
+                                   *observers]),
+                        LocalSeating(settings.engines, starter, settings.setup.command_timeout))
         done = run.tally.games
         resumed = f", resuming after {done} finished" if done else ""
         if done > len(planned):

@@ -34,7 +34,7 @@ from ..play.entrants import EngineSpec, Starter, start_engine
 from ..play.human import HUMAN, HumanChannel, Seat
 from ..report.seat import SeatObserver, SeatServer
 from ..run.observer import RunObserver
-from ..run.runner import POOL
+from ..play.seats import POOL
 from .match import PROGRAM, MatchSettings, run_match
 
 

@@ -15,6 +15,7 @@ import ssl
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..plan.ladder import Ladder
 from ..plan.schedule import ScheduledGame, plan
 from ..play.entrants import EngineSpec
 from ..records.folder import (
@@ -29,10 +30,11 @@ from ..records.folder import (
 from ..report.observers import LiveView, ReportWriter
 from ..report.server import LiveGames, ReportServer
 from ..run.executor import ThreadExecutor
+from ..run.runner import Runner
 from ..run.observer import Observers, Run, RunObserver
 from .certificate import CertificateError, read_pem_file, utc_text
+from .remote import RemoteSeating
 from .roster import Roster
-from .runner import EventRunner
 from .server import EventServer
 from .settings import EventSettings
 
@@ -100,7 +102,7 @@ class Event:
         self.observers = list(observers)
         self.server: EventServer | None = None
         self.spectators: ReportServer | None = None
-        self.runner: EventRunner | None = None
+        self.runner: Runner | None = None
         self._lock = None
         self._results: ResultsFile | None = None
 
@@ -129,12 +131,14 @@ class Event:
         seed = saved["seed"]
         self._results = ResultsFile(settings.out / RESULTS_NAME)
         roster = Roster(settings.entrants, settings.grace, settings.lag)
-        ladder = settings.format == "ladder"
-        if ladder:
+        ladder = None
+        if settings.format == "ladder":
             planned = [ScheduledGame(row["game_no"], None, row["black_index"] - 1,
                                      row["white_index"] - 1, row.get("seed") or 0)
                        for row in sorted(self._results.rows(),
                                          key=lambda row: row["game_no"])]
+            ladder = Ladder(seed, settings.games, [(game.black, game.white) for game in planned],
+                            max(self._results.finished, default=0))
         else:
             try:
                 planned = plan(len(settings.entrants), settings.games, seed,
@@ -157,11 +161,9 @@ class Event:
         except OSError as error:
             raise EventError(f"cannot listen: {error.strerror or error}") from None
         slots = settings.concurrency or len(settings.entrants) // 2
-        self.runner = EventRunner(run, ThreadExecutor(max(1, slots)), self._results,
-                                  Observers(observers),
-                                  channels=[roster.channels[name] for name in settings.names],
-                                  no_show=settings.no_show, ladder=ladder,
-                                  limit=settings.games if ladder else 0)
+        seating = RemoteSeating([roster.channels[name] for name in settings.names])
+        self.runner = Runner(run, ThreadExecutor(max(1, slots)), self._results,
+                             Observers(observers), seating, ladder, settings.no_show)
 
     @property
     def url(self) -> str:

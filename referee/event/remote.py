@@ -28,6 +28,7 @@ import threading
 import time
 from typing import Any, Callable
 
+from ..play.seats import Seat, Seating
 from ..play.channel import (
     Channel,
     ChannelClosed,
@@ -132,6 +133,11 @@ class RemoteChannel(Channel):
         """Seconds the participant has been without a connection (0 when connected)."""
         since = self.absent_since
         return 0.0 if since is None else now - since
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the event is stopping (see :meth:`stop`)."""
+        return self._stopped
 
     def stop(self) -> None:
         """The event stops now: every command from now on, and the one awaited, fails."""
@@ -317,3 +323,50 @@ def _microseconds(seconds: float) -> float:
     """``seconds`` cut to whole microseconds, for the record (never rounded up, so that a
     recorded allowance is never more than the recorded time it was granted from)."""
     return math.floor(seconds * 1e6) / 1e6
+
+
+class RemoteSeat(Seat):
+    """A participant's seat: its one channel for the whole event, made ready for each game."""
+
+    def __init__(self, channel: RemoteChannel) -> None:
+        self.channel = channel
+
+    def take(self) -> RemoteChannel:
+        self.channel.new_game()
+        return self.channel
+
+    def leave(self, channel: RemoteChannel, misbehaved: bool) -> None:
+        if misbehaved:
+            channel.kill()
+
+    def lag(self) -> list[list[float]]:
+        return [list(move) for move in self.channel.moves]
+
+    @property
+    def stopping(self) -> bool:
+        return self.channel.stopped
+
+
+class RemoteSeating(Seating):
+    """An event's participants, by index: ready while connected, one game at a time each; an
+    aborted run stops every channel (the command awaited fails at once)."""
+
+    exclusive = True
+
+    def __init__(self, channels: list[RemoteChannel]) -> None:
+        self.channels = channels
+        self._seats = tuple(RemoteSeat(channel) for channel in channels)
+
+    def seats(self) -> tuple[Seat, ...]:
+        return self._seats
+
+    def ready(self, index: int) -> bool:
+        return self.channels[index].connected
+
+    def away_for(self, index: int, now: float) -> float:
+        return self.channels[index].absent_for(now)
+
+    def close(self, clean: bool) -> None:
+        if not clean:
+            for channel in self.channels:
+                channel.stop()

@@ -38,7 +38,7 @@ import distributed
 from distributed.comm import get_address_host_port
 
 from .executor import Executor, ExecutorError, local_workers
-from .runner import POOL
+from ..play.seats import POOL
 
 # Seconds to reach a scheduler before giving up (and to reconnect before calling it gone).
 CONNECT_TIMEOUT = 10.0

@@ -1,70 +1,87 @@
-"""Playing a planned run: game tasks handed to an executor, each finished game written once.
+"""Playing a run: games handed to an executor as their entrants are ready, each finished game
+written once.
 
-:func:`play_task` is the one function that plays games. It takes a :class:`Task` of plain,
-picklable values (the setup, the engines, one game or both games of a pair) and returns the
-finished games as plain data, so it runs alike on a local thread and on a cluster's worker.
-Engine processes are kept per thread between tasks (:data:`POOL`); one that crashed, timed out
-or broke the protocol is killed and started afresh for its next game.
+:func:`play_task` is the one function that plays games. It takes a :class:`Task` (the setup,
+the entrants' names and time controls, one game or both games of a pair, and the entrants'
+seats: :mod:`referee.play.seats`) and returns the finished games as plain data, so that with
+local seats it runs alike on a local thread and on a cluster's worker. A seat gives the channel
+each game is played on and replaces an engine that misbehaved before its next game.
 
-:class:`Runner` drives a run from the driver thread: it keeps ``executor.slots`` tasks in
-flight, writes each finished game (SGF, then its results row; a game already in the results is
-never written twice), counts it in the run's :class:`~referee.stats.Tally` (the summary covers
-every game of the folder, whatever ``--games`` a resume names), rewrites ``summary.json``
-after every game and tells the observers: each at a cost that does not grow with the run.
-It stops by itself when an SPRT reaches a verdict (games in flight are dropped, so the results
-hold exactly the games the verdict was reached on); :meth:`Runner.interrupt` drains on the
-first call (no new game, games in flight finish) and aborts on the second (engines killed now;
-those games are played again on resume).
+:class:`Runner` drives a run from the driver thread, and is the only runner: a match's engine
+processes, an event's remote participants and a person at the play page are all seats. What
+differs is given to it as policy:
+
+* **which games**: the run's plan, in order; or a :class:`~referee.plan.ladder.Ladder`, which
+  pairs entrants as they become free, for as long as the run goes or up to its limit;
+* **when a game starts**: when its entrants are ready (:meth:`Seating.ready`; a remote
+  participant is ready when connected), their last finished game is written, and, for a
+  seating whose entrants play one game at a time, idle; at most ``executor.slots`` at once;
+* **no-show**: with ``no_show`` seconds, the games that an entrant away longer than that would
+  play next are recorded as lost by ``no_show`` (both away: a draw, no one at fault) as they
+  come up, until it is back.
+
+Finished games are written (SGF, then the results row; a game already in the results is never
+written twice), counted in the run's :class:`~referee.stats.Tally`, summarized into
+``summary.json`` and told to the observers by a recorder thread, one at a time in the order they
+finished, so that writing never holds up starting games; each at a cost that does not grow
+with the run (the ratings of a field, the slow part of a summary, are fitted at most once a
+second, and once more at the end). A failed write stops the run. It stops by itself when an
+SPRT reaches a verdict (games finished after the one that reached it are not written, so the
+results hold exactly the games the verdict was reached on); :meth:`Runner.interrupt` drains on
+the first call (no new game, games in flight finish) and aborts on the second (engines stopped
+now; those games are played again on resume).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
+import queue
 import random
-from collections import deque
+import threading
+import time
+from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from engine import COLOUR_NAMES, Termination
+from engine import COLOUR_NAMES, Outcome, Termination
 
+from ..plan.ladder import Ladder
 from ..plan.schedule import ScheduledGame, units
 from ..plan.setup import Setup
-from ..play.channel import Channel
-from ..play.entrants import DeadChannel, EnginePool, EngineSpec, start_engine
+from ..play.entrants import EngineSpec
 from ..play.game import play_game
+from ..play.seats import RESTART_AFTER, LocalSeating, Seat, Seating
 from ..records.analysis import to_row
 from ..records.folder import ResultsFile, save_game, write_summary
 from ..records.results import FinishedGame, GameRecord, GameResult
 from ..stats import Tally, summary_of
-from ..stats.summary import Summary
+from ..stats.summary import Ratings, Summary, ratings
 from .executor import Executor
 from .observer import Run, RunObserver
 
-# After these, the engine at fault is in an unknown state: it is replaced for the next game.
-RESTART_AFTER = {Termination.TIMEOUT, Termination.CRASH, Termination.PROTOCOL_ERROR}
-# How often (seconds) the driver looks up from waiting, to notice a Ctrl-C.
+# How often (seconds) the driver looks up from waiting, to notice a Ctrl-C or a seat.
 POLL_SECONDS = 0.2
 # The most of each engine's standard error a results row keeps (the SGF keeps none).
 STDERR_IN_ROW = 2000
-
-POOL = EnginePool()
+# The least seconds between two fits of a field's ratings (the rest of the summary is of every
+# game): fitting a large field takes a while (a tenth of a second at 50 entrants).
+RATINGS_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
 class Task:
-    """Games to play in a row with the same engine processes: one game, or a pair's games.
-
-    ``observer`` (only for tasks run in this process) hears every move; ``starter`` replaces
-    :func:`~referee.play.entrants.start_engine` (tests start in-process engines).
-    """
+    """Games to play in a row on the same seats: one game, or a pair's games. ``engines``
+    gives each entrant's name and time control, ``seats`` its seat (by entrant index);
+    ``observer`` (only for tasks run in this process) hears every move."""
 
     setup: Setup
     engines: tuple[EngineSpec, ...]
     games: tuple[ScheduledGame, ...]
+    seats: tuple[Seat, ...]
     observer: RunObserver | None = None
-    starter: Callable[[EngineSpec], Channel] | None = None
 
 
 @dataclass(frozen=True)
@@ -76,49 +93,98 @@ class TaskResult:
 
 def play_task(task: Task) -> TaskResult:
     """Play the task's games one after the other; see the module docstring."""
-    starter = task.starter or functools.partial(start_engine,
-                                                timeout=task.setup.command_timeout)
     names = [spec.name for spec in task.engines]
     finished = []
     for game in task.games:
-        specs = (task.engines[game.black], task.engines[game.white])
-        channels = [POOL.get(spec, starter) for spec in specs]
-        if POOL.stopping:
+        seats = (task.seats[game.black], task.seats[game.white])
+        channels = [seat.take() for seat in seats]
+        if any(seat.stopping for seat in seats):
             break
         observer = (functools.partial(task.observer.move_played, game.game_no)
                     if task.observer else None)
-        controls = [spec.control for spec in specs]
         analysed = (functools.partial(task.observer.move_analysed, game.game_no)
                     if task.observer else None)
+        controls = [task.engines[game.black].control, task.engines[game.white].control]
         record = play_game(task.setup, channels, random.Random(game.seed), game.opening,
                            observer, controls, analysed)
-        if POOL.stopping:  # its engines were killed under it: not a result
+        if any(seat.stopping for seat in seats):  # its engines were stopped under it
             break
-        for colour, (spec, channel) in enumerate(zip(specs, channels)):
-            faulty = record.at_fault == colour and record.termination in RESTART_AFTER
-            if faulty or isinstance(channel, DeadChannel):
-                POOL.retire(spec)
-        finished.append(FinishedGame(result_row(game, record, names), game_result(game, record),
-                                     tuple(record.clocks),
+        for colour, (seat, channel) in enumerate(zip(seats, channels)):
+            seat.leave(channel, record.at_fault == colour
+                       and record.termination in RESTART_AFTER)
+        row = result_row(game, record, names)
+        lags = [seat.lag() for seat in seats]
+        if lags[0] is not None or lags[1] is not None:
+            row["black_lag"], row["white_lag"] = lags
+        finished.append(FinishedGame(row, game_result(game, record), tuple(record.clocks),
                                      COLOUR_NAMES[record.game.first_player]))
     return TaskResult(tuple(finished))
 
 
+class _Recorder:
+    """Writes finished games on a thread of its own, in the order they finished, so that the
+    driver goes on starting games while the disk, the summary and the report catch up (writing
+    a game takes tens of milliseconds; a busy event finishes several a second). A failed write
+    stops the writing: :meth:`check` raises it in the driver."""
+
+    def __init__(self, write: Callable[[FinishedGame], None]) -> None:
+        self._write = write
+        self._queue: queue.Queue = queue.Queue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True, name="recorder")
+        self._thread.start()
+
+    def put(self, game: FinishedGame) -> None:
+        self._queue.put(game)
+
+    def _run(self) -> None:
+        while (game := self._queue.get()) is not None:
+            if self._error is None:
+                try:
+                    self._write(game)
+                except BaseException as error:  # handed to the driver by check()
+                    self._error = error
+
+    def check(self) -> None:
+        """Raise the error a write failed with, if one did."""
+        if self._error is not None:
+            raise self._error
+
+    def close(self) -> None:
+        """Write what is queued, then stop; raises a write's error."""
+        self._queue.put(None)
+        self._thread.join()
+        self.check()
+
+
 class Runner:
-    """Plays what is left of ``run.planned`` on ``executor``; see the module docstring."""
+    """Plays ``run`` on ``executor`` with the entrants in ``seating`` (default: engine
+    processes started from ``run.engines``), under the policy given by ``ladder`` and
+    ``no_show``; see the module docstring."""
 
     def __init__(self, run: Run, executor: Executor, results: ResultsFile,
-                 observer: RunObserver | None = None,
-                 starter: Callable[[EngineSpec], Channel] | None = None) -> None:
+                 observer: RunObserver | None = None, seating: Seating | None = None,
+                 ladder: Ladder | None = None, no_show: float | None = None) -> None:
         self.run = run
         self.executor = executor
         self.results = results
         self.observer = observer or RunObserver()
-        self.starter = starter
+        self.seating = seating or LocalSeating(run.engines,
+                                               timeout=run.setup.command_timeout)
+        self.ladder = ladder
+        self.no_show = no_show
+        self._rated_at = -float("inf")
+        self._ratings: Ratings | None = None
         run.tally = Tally.of((GameResult.from_row(row) for row in results.rows()),
                              len(run.engines))
         self.summary = self._summarize()
         self._interrupts = 0
+        self._busy: set[int] = set()
+        self._handed_over = run.tally.games  # games written or being written
+        # Entrants with a finished game not yet written: their next game waits for it, so
+        # that observers hear of a game's end before the next game of the same entrants.
+        self._unwritten: Counter = Counter()
+        self._unwritten_lock = threading.Lock()
 
     def interrupt(self) -> None:
         """First call: drain (no new game); second: abort (stop now). Safe in a signal handler."""
@@ -138,37 +204,46 @@ class Runner:
     def execute(self) -> str | None:
         """Play until done or stopped; ``None`` when every planned game was played, else why
         it stopped: ``"sprt"``, ``"interrupted"`` or ``"aborted"``."""
-        POOL.reopen()
-        todo = deque(unit for unit in self._units() if unit)
+        self.seating.open()
+        todo = [] if self.ladder else [unit for unit in self._units() if unit]
         in_flight: dict[Future, tuple[ScheduledGame, ...]] = {}
         stopped = "sprt" if self.verdict else None
-        clean = False
         self.observer.run_started(self.run)
+        recorder = _Recorder(self._record)
+        clean = False
         try:
             while stopped is None:
+                recorder.check()
+                if self.verdict:
+                    stopped = "sprt"
+                    break
                 if self._interrupts >= 2:
                     stopped = "aborted"
                     break
-                while self._interrupts == 0 and todo and len(in_flight) < self.executor.slots:
-                    unit = todo.popleft()
-                    in_flight[self._submit(unit)] = unit
+                if self._interrupts == 0:
+                    todo = self._forfeit_absent(todo, recorder)
+                    if self.ladder:
+                        todo += [(game,) for game in self._ladder_games(len(in_flight))]
+                    self._start_ready(todo, in_flight)
                 if not in_flight:
-                    stopped = "interrupted" if self._interrupts else None
-                    break
-                for future in self.executor.wait(list(in_flight), POLL_SECONDS):
-                    del in_flight[future]
-                    for game in future.result().games:
-                        self._write(game)
-                    if self.verdict:
-                        stopped = "sprt"
+                    if self._interrupts or self._done(todo):
+                        stopped = "interrupted" if self._interrupts else None
                         break
+                    time.sleep(POLL_SECONDS)
+                    continue
+                for future in self.executor.wait(list(in_flight), POLL_SECONDS):
+                    unit = in_flight.pop(future)
+                    self._busy -= {index for game in unit for index in (game.black, game.white)}
+                    for game in future.result().games:
+                        self._hand_over(game, recorder)
             clean = stopped in (None, "interrupted")
         finally:
             self.executor.shutdown(cancel=not clean)
-            if clean:
-                POOL.close_all()
-            else:
-                POOL.stop()
+            self.seating.close(clean)
+            recorder.close()
+        if self.verdict and stopped != "aborted":  # reached by a game the recorder wrote late
+            stopped = "sprt"
+        self._final_summary()
         self.observer.run_finished(self.summary, stopped)
         return stopped
 
@@ -176,28 +251,138 @@ class Runner:
         return [tuple(game for game in unit if game.game_no not in self.results.finished)
                 for unit in units(self.run.planned)]
 
+    def _done(self, todo: list) -> bool:
+        if self.ladder:
+            return bool(self.ladder.limit) and self._handed_over >= self.ladder.limit
+        return not todo
+
+    def _start_ready(self, todo: list, in_flight: dict) -> None:
+        """Start the first units of ``todo`` whose entrants are ready (and idle, for a seating
+        whose entrants play one game at a time)."""
+        seating = self.seating
+        for unit in list(todo):
+            if len(in_flight) >= self.executor.slots:
+                return
+            players = {index for game in unit for index in (game.black, game.white)}
+            if seating.exclusive and players & self._busy:
+                continue
+            with self._unwritten_lock:
+                if any(self._unwritten[index] for index in players):
+                    continue
+            if not all(seating.ready(index) for index in players):
+                continue
+            todo.remove(unit)
+            if seating.exclusive:
+                self._busy |= players
+            in_flight[self._submit(unit)] = unit
+
     def _submit(self, unit: tuple[ScheduledGame, ...]) -> Future:
         observer = self.observer if self.executor.in_process else None
-        task = Task(self.run.setup, self.run.engines, unit, observer, self.starter)
+        task = Task(self.run.setup, self.run.engines, unit, self.seating.seats(), observer)
         future = self.executor.submit(play_task, task)
         for game in unit:
             self.observer.game_started(game)
         return future
 
+    def _forfeit_absent(self, todo: list, recorder: _Recorder) -> list:
+        """Record the games of ``todo`` that an entrant away past the no-show limit would play
+        next (those whose entrants are idle); the rest of ``todo``."""
+        if self.no_show is None:
+            return todo
+        now = time.monotonic()
+        absent = {index for index in range(len(self.run.engines))
+                  if self.seating.away_for(index, now) > self.no_show}
+        if not absent:
+            return todo
+        left = []
+        for unit in todo:
+            players = {index for game in unit for index in (game.black, game.white)}
+            if players & absent and not players & self._busy:
+                for game in unit:
+                    self._hand_over(self._no_show(game, absent), recorder)
+            else:
+                left.append(unit)
+        return left
+
+    def _no_show(self, game: ScheduledGame, absent: set[int]) -> FinishedGame:
+        """The record of ``game`` lost by whoever of its entrants is ``absent``."""
+        start_options, played = self.run.setup.start(game.opening, random.Random(game.seed))
+        names = self.run.names
+        away = [colour for colour, index in enumerate((game.black, game.white))
+                if index in absent]
+        limit = f"within the {self.no_show:g} s no-show limit"
+        if len(away) == 2:
+            winner, at_fault = None, None
+            reason = f"neither {names[game.black]} nor {names[game.white]} came {limit}"
+        else:
+            at_fault = away[0]
+            winner = 1 - at_fault
+            reason = f"{names[(game.black, game.white)[at_fault]]} did not come {limit}"
+        record = GameRecord(played, start_options, [], [], [0.0, 0.0],
+                            Outcome(winner, Termination.NO_SHOW, reason), at_fault)
+        return FinishedGame(result_row(game, record, names), game_result(game, record), (),
+                            COLOUR_NAMES[played.first_player])
+
+    def _ladder_games(self, playing: int) -> list[ScheduledGame]:
+        """New games between the ready, idle entrants of a ladder."""
+        room = self.executor.slots - playing
+        if self.ladder.limit:
+            room = min(room, self.ladder.limit - self._handed_over - playing)
+        count = len(self.run.engines)
+        present = [index for index in range(count) if self.seating.ready(index)]
+        idle = [index for index in present if index not in self._busy]
+        games = self.ladder.games(idle, len(present), room)
+        self.run.planned.extend(games)
+        return games
+
+    def _hand_over(self, game: FinishedGame, recorder: _Recorder) -> None:
+        self._handed_over += 1
+        with self._unwritten_lock:
+            self._unwritten.update(_entrants(game))
+        recorder.put(game)
+
+    def _record(self, game: FinishedGame) -> None:
+        """The recorder's work: write ``game``, then let its entrants play on."""
+        try:
+            self._write(game)
+        finally:
+            with self._unwritten_lock:
+                self._unwritten.subtract(_entrants(game))
+
     def _write(self, game: FinishedGame) -> None:
-        """Write a finished game unless it is already written, and update the summary."""
+        """Write a finished game unless it is already written or an SPRT verdict came first,
+        and update the summary (on the recorder's thread)."""
         row = game.row
-        if row["game_no"] in self.results.finished:
+        if row["game_no"] in self.results.finished or self.verdict:
             return
         save_game(self.run.out, self.results, row, list(game.clocks), game.first_player)
         self.run.tally.add(game.result)
+        if self.ladder:
+            self.ladder.count(row["black_index"] - 1, row["white_index"] - 1)
         self.summary = self._summarize()
         write_summary(self.run.out, self.summary.as_json())
         self.observer.game_finished(game, self.summary)
 
     def _summarize(self) -> Summary:
-        return summary_of(self.run.tally, self.run.names, sprt=self.run.sprt,
-                          anchor=self.run.anchor)
+        """The summary of every finished game, with a field's ratings fitted at most every
+        :data:`RATINGS_SECONDS`."""
+        run = self.run
+        now = time.monotonic()
+        if len(run.engines) > 2 and now - self._rated_at >= RATINGS_SECONDS:
+            self._rated_at = now
+            self._ratings = ratings(run.tally, run.names, run.anchor)
+        summary = summary_of(run.tally, run.names, sprt=run.sprt, anchor=run.anchor, rated=False)
+        return dataclasses.replace(summary, ratings=self._ratings)
+
+    def _final_summary(self) -> None:
+        """The summary of every game with ratings of every game, at the end of the run."""
+        self._rated_at = -float("inf")
+        self.summary = self._summarize()
+        write_summary(self.run.out, self.summary.as_json())
+
+
+def _entrants(game: FinishedGame) -> tuple[int, int]:
+    return game.row["black_index"] - 1, game.row["white_index"] - 1
 
 
 def game_result(game: ScheduledGame, record: GameRecord) -> GameResult:

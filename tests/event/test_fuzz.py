@@ -28,6 +28,8 @@ from referee.event.roster import Entrant, Roster, token_digest
 from referee.event.server import EventServer
 from referee.play.channel import ChannelError
 
+from ..processes import wait_for
+
 FUZZ_TOKEN = "token-of-the-fuzzer-0123456789"
 HONEST_TOKEN = "token-of-the-honest-0123456789"
 # Every character, lone surrogates included: JSON carries them as \ud800 escapes.
@@ -139,6 +141,7 @@ def test_any_answer_to_a_games_command(target, capfd, data):
     with connect(target.url, open_timeout=5) as connection:
         connection.send(wire.encode("hello", token=FUZZ_TOKEN, protocol=wire.PROTOCOL))
         assert wire.decode(connection.recv(timeout=5))["type"] == "welcome"
+        wait_for(lambda: channel.connected, 5, what="the server to seat the fuzzer")
         player = threading.Thread(target=game)
         player.start()
         try:
@@ -171,6 +174,7 @@ def test_an_honest_participant_plays_after_the_fuzzing(target, capfd):
     with connect(target.url, open_timeout=5) as connection:
         connection.send(wire.encode("hello", token=HONEST_TOKEN, protocol=wire.PROTOCOL))
         assert wire.decode(connection.recv(timeout=5))["type"] == "welcome"
+        wait_for(lambda: channel.connected, 5, what="the server to seat the participant")
         player = threading.Thread(
             target=lambda: answers.append(channel.send("name", time.monotonic() + 5)))
         player.start()

@@ -40,6 +40,7 @@ from referee.records.folder import (
 from referee.records.results import GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run
+from referee.play.seats import LocalSeating
 from referee.run.runner import Runner, result_row
 from referee.stats import format_summary, summarize
 from referee.stats.elo import score_to_elo, wilson_interval
@@ -262,7 +263,8 @@ def test_runner_in_process_writes_rows_and_sgf(tmp_path):
     results = ResultsFile(tmp_path / "results.jsonl")
     specs = tuple(EngineSpec(command, command) for command in "abc")
     run = Run(Setup("loa", max_moves=30), specs, schedule(3, 2, seed=3), tmp_path, 3)
-    assert Runner(run, ThreadExecutor(3), results, starter=in_process_starter).execute() is None
+    assert Runner(run, ThreadExecutor(3), results,
+                  seating=LocalSeating(run.engines, in_process_starter)).execute() is None
     results.close()
     rows = rows_written(tmp_path)
     assert sorted(row["game_no"] for row in rows) == list(range(1, 7)) == sorted(

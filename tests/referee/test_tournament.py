@@ -24,6 +24,7 @@ from referee.records.folder import FolderBusy, ResultsFile, lock_folder, sgf_tex
 from referee.records.results import FinishedGame, GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run, RunObserver
+from referee.play.seats import LocalSeating
 from referee.run.runner import Runner
 from referee.stats import SprtSettings, summarize
 
@@ -232,7 +233,8 @@ class Watcher(RunObserver):
 def run_in_process(out, planned, sprt=None, concurrency=2, observer=None):
     results = ResultsFile(out / "results.jsonl")
     run = Run(Setup("breakthrough", max_moves=60), SPECS, planned, out, 1, sprt)
-    runner = Runner(run, ThreadExecutor(concurrency), results, observer, start_in_process)
+    runner = Runner(run, ThreadExecutor(concurrency), results, observer,
+                    LocalSeating(SPECS, start_in_process))
     stopped = runner.execute()
     results.close()
     return stopped, runner
@@ -273,7 +275,8 @@ def test_a_finished_game_is_written_once(tmp_path):
     stopped, runner = run_in_process(tmp_path, plan(2, 2, seed=1))
     rows = rows_written(tmp_path)
     results = ResultsFile(tmp_path / "results.jsonl")
-    again = Runner(runner.run, ThreadExecutor(1), results, starter=start_in_process)
+    again = Runner(runner.run, ThreadExecutor(1), results,
+                   seating=LocalSeating(runner.run.engines, start_in_process))
     again._write(FinishedGame(dict(rows[0]), GameResult.from_row(rows[0]), (), "black"))
     results.close()
     assert rows_written(tmp_path) == rows and runner.summary.games == 2

@@ -1,0 +1,89 @@
+"""A ladder: no schedule, but games made as entrants become free, as on CGOS.
+
+Whenever two entrants are ready and idle they are paired (:func:`ladder_pairings`): the one
+with the fewest games first, with the idle partner it has met least, never the same opponent
+twice in a row while someone else is present but busy, black to the one who had it less. A
+:class:`Ladder` keeps the counts the pairing goes by, from the games already played and as each
+new one is made, and numbers the games it makes after the last one of the folder.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Iterable, Sequence
+
+from .schedule import ScheduledGame, game_seed
+
+
+def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: Counter,
+                    rng: random.Random, avoid: frozenset = frozenset()) -> list[tuple[int, int]]:
+    """Pair the ``idle`` entrants of a ladder, as (black, white): the one with the fewest
+    games first, with the idle partner it has met least (then the one with the fewest games);
+    the one who had black less often takes black. ``met`` counts games by
+    ``frozenset({a, b})``; a pair in ``avoid`` is not made (one left without a partner waits);
+    ties are broken by ``rng``.
+
+    >>> ladder_pairings([0, 1, 2, 3], Counter({frozenset({0, 1}): 2}), Counter({0: 2, 1: 2}),
+    ...                 Counter({0: 1, 1: 1}), random.Random(1))  # 2 and 3 have not played
+    [(3, 2), (0, 1)]
+    >>> ladder_pairings([0, 1], Counter(), Counter(), Counter(), random.Random(1),
+    ...                 avoid=frozenset({frozenset({0, 1})}))
+    []
+    """
+    waiting = list(idle)
+    rng.shuffle(waiting)
+    waiting.sort(key=lambda who: played[who])
+    pairs = []
+    while len(waiting) >= 2:
+        first = waiting.pop(0)
+        partners = [who for who in waiting if frozenset({first, who}) not in avoid]
+        if not partners:
+            continue
+        partner = min(partners, key=lambda who: (met[frozenset({first, who})], played[who]))
+        waiting.remove(partner)
+        black, white = sorted((first, partner), key=lambda who: blacks[who])
+        pairs.append((black, white))
+    return pairs
+
+
+class Ladder:
+    """The pairing state of a ladder seeded by ``seed``, up to ``limit`` games (0: no limit),
+    given the (black, white) entrant indexes of the games already played, the last of them
+    numbered ``last_game``."""
+
+    def __init__(self, seed: int, limit: int, played: Iterable[tuple[int, int]],
+                 last_game: int) -> None:
+        self.seed = seed
+        self.limit = limit
+        self.met: Counter = Counter()
+        self.played: Counter = Counter()
+        self.blacks: Counter = Counter()
+        self.last: dict[int, frozenset] = {}
+        self._next_game = last_game + 1
+        for black, white in played:
+            self.count(black, white)
+
+    def count(self, black: int, white: int) -> None:
+        """A game between ``black`` and ``white`` was played (written)."""
+        self.met[frozenset({black, white})] += 1
+        self.played.update((black, white))
+        self.blacks[black] += 1
+        self.last[black] = self.last[white] = frozenset({black, white})
+
+    def games(self, idle: Sequence[int], present: int, room: int) -> list[ScheduledGame]:
+        """At most ``room`` new games between the ``idle`` entrants, ``present`` being how many
+        entrants are there at all (idle or busy)."""
+        if room <= 0 or len(idle) < 2:
+            return []
+        # No rematch straight away while someone else is present, only busy: wait for them.
+        avoid = frozenset(pair for pair in self.last.values()
+                          if present > 2 and all(self.last[who] == pair for who in pair))
+        rng = random.Random(game_seed(self.seed, self._next_game))
+        games = []
+        for black, white in ladder_pairings(idle, self.met, self.played, self.blacks, rng,
+                                            avoid)[:room]:
+            number = self._next_game
+            self._next_game += 1
+            games.append(ScheduledGame(number, None, black, white, game_seed(self.seed, number)))
+        return games
