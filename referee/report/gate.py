@@ -438,6 +438,7 @@ class GatedServer(ThreadingHTTPServer):
     line, never a traceback."""
 
     daemon_threads = True
+    request_queue_size = 128  # connections the kernel holds until they are accepted
 
     def __init__(self, address: tuple[str, int], handler: type[GatedHandler]) -> None:
         self._slots = threading.BoundedSemaphore(handler.gate.limits.connections)

@@ -266,14 +266,15 @@ ROUTES = {
 LIMITS = Limits(body=MAX_BODY, connections=32)
 
 
-def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]]) -> type[GatedHandler]:
+def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]], limits: Limits
+             ) -> type[GatedHandler]:
     """The request handler class for one seat; ``allowed_hosts()`` gives the ``Host`` values
     (``127.0.0.1:PORT``, ``localhost:PORT``) this server answers to."""
     page = _page()
 
     class Handler(GatedHandler):
         server_version = "olympiad-referee-play"
-        gate = Gate(ROUTES, LIMITS, allowed_hosts)
+        gate = Gate(ROUTES, limits, allowed_hosts)
         logger = log
         log_refusals = True
 
@@ -338,11 +339,11 @@ def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]]) -> type[GatedHan
 
 class SeatServer:
     """The page of ``seat`` served on 127.0.0.1 at ``port`` (0: any free port) from a daemon
-    thread; raises ``OSError`` when the port cannot be bound."""
+    thread, within ``limits``; raises ``OSError`` when the port cannot be bound."""
 
-    def __init__(self, seat: Seat, port: int = 0) -> None:
+    def __init__(self, seat: Seat, port: int = 0, limits: Limits = LIMITS) -> None:
         self.seat = seat
-        self.httpd = GatedServer((LOOPBACK, port), _handler(seat, self._hosts))
+        self.httpd = GatedServer((LOOPBACK, port), _handler(seat, self._hosts, limits))
         self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.1,),
                                         name="seat server", daemon=True)
         self._thread.start()

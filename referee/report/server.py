@@ -130,11 +130,11 @@ ROUTES = {"/": Route("GET"), "/live.json": Route("GET"), f"/{REPORT_NAME}": Rout
 log = logging.getLogger("referee.report")
 
 
-def _handler(out: Path, live: LiveGames | None) -> type[GatedHandler]:
+def _handler(out: Path, live: LiveGames | None, limits: Limits) -> type[GatedHandler]:
     """The request handler class for one folder: the report's files and ``live.json``."""
 
     class Handler(GatedHandler):
-        gate = Gate(ROUTES, LIMITS)
+        gate = Gate(ROUTES, limits)
         logger = log
 
         def answer(self, request: Request) -> None:
@@ -172,12 +172,12 @@ def _handler(out: Path, live: LiveGames | None) -> type[GatedHandler]:
 
 class ReportServer:
     """The report of ``out`` served on ``host:port`` from a daemon thread (port 0: any free
-    port); raises ``OSError`` when the address cannot be bound."""
+    port), within ``limits``; raises ``OSError`` when the address cannot be bound."""
 
     def __init__(self, out: Path, live: LiveGames | None = None, host: str = DEFAULT_HOST,
-                 port: int = DEFAULT_PORT) -> None:
+                 port: int = DEFAULT_PORT, limits: Limits = LIMITS) -> None:
         self.live = live
-        self.httpd = GatedServer((host, port), _handler(out, live))
+        self.httpd = GatedServer((host, port), _handler(out, live, limits))
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="report server",
                                         daemon=True)
         self._thread.start()
