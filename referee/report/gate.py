@@ -154,7 +154,6 @@ class Request:
     path: str
     query: dict[str, Any]
     body: dict[str, Any]
-    headers: dict[str, str]
     name: str = ""  # the file a folder route names
 
 
@@ -228,7 +227,7 @@ class Gate:
         route, name = self._route(path, method)
         body = self._body(arrival, headers, route)
         return Request(method, path, self._fields(route.query, _query(query, self.limits)),
-                       self._fields(route.body or {}, body), headers, name)
+                       self._fields(route.body or {}, body), name)
 
     def _request_line(self, arrival: _Arrival) -> tuple[str, str]:
         line = arrival.line(self.limits.request_line, HttpRefused(

@@ -11,7 +11,9 @@ A click that no legal move allows is explained by the rules' own reason (:func:`
 
 Everything the page sends goes through the seat, which refuses and logs what it does not take
 (a forged or illegal move, a stale ply, a second tab); the server refuses requests that are not
-the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Requests:
+the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Before anything else,
+each request passes the gate (:mod:`.gate`, with :data:`ROUTES` and :data:`LIMITS`): what a
+request may hold, bounded and typed, or a 4xx. Requests:
 
 =======================  ==================================================================
 ``GET /``                the page

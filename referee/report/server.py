@@ -7,7 +7,8 @@ the last move's analysis and the game's evaluation chart, and ``version``, which
 time ``report.html`` is rewritten. The page polls ``live.json`` every second, draws the games in
 progress and reloads itself when a game has finished (see ``report.js``).
 
-Only those files are served: the engines' command lines and standard-error tails in
+Only those files are served (:data:`ROUTES`, through the gate of :mod:`.gate`: a folder or
+any other path is 404, never a listing): the engines' command lines and standard-error tails in
 ``match.json`` and ``results.jsonl`` stay private even when the server is exposed beyond this
 machine. It listens on 127.0.0.1 unless told otherwise; ``--host 0.0.0.0`` makes it reachable
 from the network, to anyone who can reach the port (there is no password and no TLS).
