@@ -143,13 +143,16 @@ def started(command: list[str], address_pattern: str, from_stdout: bool = False
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                errors="replace", start_new_session=True)
     output: list[str] = []
+    readers: list[threading.Thread] = []
     try:
         first = (process.stdout if from_stdout else process.stderr).readline()
         found = re.search(address_pattern, first)
         if not found:
             raise RuntimeError(f"{command[3]} did not start: {first}{process.stderr.read()}")
-        for stream in (process.stdout, process.stderr):
-            threading.Thread(target=output.extend, args=(stream,), daemon=True).start()
+        readers = [threading.Thread(target=output.extend, args=(stream,), daemon=True)
+                   for stream in (process.stdout, process.stderr)]
+        for reader in readers:
+            reader.start()
         yield process, int(found.group(1)), output
     finally:
         if process.poll() is None:
@@ -159,6 +162,8 @@ def started(command: list[str], address_pattern: str, from_stdout: bool = False
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        for reader in readers:
+            reader.join(5)  # what it wrote as it ended counts too
 
 
 # --- the targets -----------------------------------------------------------------------------
@@ -350,7 +355,7 @@ def json_body(rng: random.Random) -> bytes:
 
 def fuzz(server: Server, count: int, rng: random.Random) -> Counter:
     """Send ``count`` messages to ``server``: how it answered them (statuses and kinds), and
-    ``died``, ``problem``, ``traceback`` counts."""
+    the ``died`` and ``problem`` counts."""
     tally: Counter = Counter()
     checked = time.monotonic()
     for _ in range(count):
@@ -365,7 +370,6 @@ def fuzz(server: Server, count: int, rng: random.Random) -> Counter:
         tally["problem"] += _problem(server.goes_on)
     else:
         tally["died"] = 1
-    tally["traceback"] = server.tracebacks()
     return tally
 
 
@@ -399,8 +403,9 @@ def main(arguments: list[str] | None = None) -> int:
             started_at = time.monotonic()
             with TARGETS[name](Path(scratch) / name) as server:
                 tally = fuzz(server, options.messages // len(names), rng)
-                for line in (line for line in server.output if "Traceback" in line):
-                    print(f"  {name}: {line.rstrip()}", file=sys.stderr)
+            tally["traceback"] = server.tracebacks()  # with what it wrote as it ended
+            for line in (line for line in server.output if "Traceback" in line):
+                print(f"  {name}: {line.rstrip()}", file=sys.stderr)
             seconds = time.monotonic() - started_at
             failures += sum(tally[kind] for kind in FAILURES)
             answers = ", ".join(f"{kind} {tally[kind]}" for kind in sorted(tally)
@@ -408,7 +413,8 @@ def main(arguments: list[str] | None = None) -> int:
             print(f"{name}: {options.messages // len(names)} messages in {seconds:.0f} s; "
                   f"deaths {tally['died']}, tracebacks {tally['traceback']}, failed checks "
                   f"{tally['problem']}, garbled {tally['garbled']}, unanswered "
-                  f"{tally['silent']}; answers: {answers}")
+                  f"{tally['silent']}, connections refused {tally['refused']}; answers: "
+                  f"{answers}")
     return 1 if failures else 0
 
 
