@@ -11,7 +11,9 @@ A click that no legal move allows is explained by the rules' own reason (:func:`
 
 Everything the page sends goes through the seat, which refuses and logs what it does not take
 (a forged or illegal move, a stale ply, a second tab); the server refuses requests that are not
-the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Requests:
+the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Before anything else,
+each request passes the gate (:mod:`.gate`, with :data:`ROUTES` and :data:`LIMITS`): what a
+request may hold, bounded and typed, or a 4xx. Requests:
 
 =======================  ==================================================================
 ``GET /``                the page
@@ -28,14 +30,11 @@ the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Requests
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any, Callable
-from urllib.parse import parse_qs, urlsplit
 
 from engine import COLOUR_NAMES, GameError, IllegalMoveError, Position
 from engine.drawing import board_geometry, svg
@@ -45,6 +44,8 @@ from ..records.folder import sgf_text
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary
+from .gate import (Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, flag, number,
+                   plain_text, token)
 
 LOOPBACK = "127.0.0.1"
 # Seconds a request for the state waits for a change before it answers all the same.
@@ -241,161 +242,110 @@ _BODY = """
 """
 
 
-def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]]) -> type[BaseHTTPRequestHandler]:
+# Each request the page makes, and what it may hold (see the module docstring); anything else
+# is refused at the gate (:mod:`.gate`).
+MAX_PLY = 1_000_000
+MAX_VERSION = 2 ** 53  # the largest whole number the page's JavaScript holds exactly
+_TOKEN = Field(token, "")
+_PLY = Field(number(-1, MAX_PLY), -1)
+_FLIPPED = Field(flag, False)
+_CELLS = {"ply": Field(number(-1, MAX_PLY)), "flipped": _FLIPPED,
+          "cell": Field(plain_text(16), repeated=True, most=16)}
+ROUTES = {
+    "/": Route("GET"),
+    "/state": Route("GET", {"since": Field(number(0, MAX_VERSION)), "token": Field(token),
+                            "flipped": _FLIPPED}),
+    "/choices": Route("GET", _CELLS),
+    "/why": Route("GET", _CELLS),
+    "/record": Route("GET"),
+    "/claim": Route("POST", body={}),
+    "/move": Route("POST", body={"token": _TOKEN, "ply": _PLY, "move": Field(plain_text(200), "")}),
+    "/resign": Route("POST", body={"token": _TOKEN, "ply": _PLY}),
+    "/takeback": Route("POST", body={"token": _TOKEN, "ply": _PLY}),
+    "/new": Route("POST", body={"token": _TOKEN}),
+    "/leave": Route("POST", body={"token": _TOKEN}),
+}
+LIMITS = Limits(body=MAX_BODY, connections=32)
+
+
+def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]], limits: Limits
+             ) -> type[GatedHandler]:
     """The request handler class for one seat; ``allowed_hosts()`` gives the ``Host`` values
     (``127.0.0.1:PORT``, ``localhost:PORT``) this server answers to."""
     page = _page()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(GatedHandler):
         server_version = "olympiad-referee-play"
+        gate = Gate(ROUTES, limits, allowed_hosts)
+        logger = log
+        log_refusals = True
 
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
-            if not self._our_host():
-                return
-            url = urlsplit(self.path)
-            query = parse_qs(url.query)
-            flipped = query.get("flipped", ["0"])[0] == "1"
-            if url.path == "/":
-                self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
-            elif url.path == "/state":
-                since = _integer(query.get("since", [""])[0])
-                if since is not None:
-                    seat.wait_for_change(since, LONG_POLL)
-                self._json(state(seat, query.get("token", [None])[0], flipped))
-            elif url.path in ("/choices", "/why"):
-                self._cells(url.path, query, flipped)
-            elif url.path == "/record":
-                self._send(HTTPStatus.OK, record(seat).encode(), "application/x-go-sgf",
-                           {"Content-Disposition": 'attachment; filename="game.sgf"'})
+        def answer(self, request: Request) -> None:
+            if request.method == "GET":
+                self._get(request.path, request.query)
             else:
-                self._json({"error": f"no such page: {url.path}"}, HTTPStatus.NOT_FOUND)
+                self._post(request.path, request.body)
 
-        def _cells(self, path: str, query: dict[str, list[str]], flipped: bool) -> None:
-            chosen = query.get("cell", [])
-            ply = _integer(query.get("ply", [""])[0])
+        def _get(self, path: str, query: dict[str, Any]) -> None:
+            if path == "/":
+                self.send(HTTPStatus.OK, page, "text/html; charset=utf-8")
+            elif path == "/state":
+                if query["since"] is not None:
+                    seat.wait_for_change(query["since"], LONG_POLL)
+                self.send_json(state(seat, query["token"], query["flipped"]))
+            elif path in ("/choices", "/why"):
+                self._cells(path, query)
+            elif path == "/record":
+                self.send(HTTPStatus.OK, record(seat).encode(), "application/x-go-sgf",
+                          {"Content-Disposition": 'attachment; filename="game.sgf"'})
+
+        def _cells(self, path: str, query: dict[str, Any]) -> None:
+            chosen, flipped = query["cell"], query["flipped"]
             with seat.lock:
                 position = seat.position
-                if position is None or ply != len(seat.moves):
-                    self._json({"error": "stale ply: reload the state"}, HTTPStatus.CONFLICT)
+                if position is None or query["ply"] != len(seat.moves):
+                    self.send_json({"error": "stale ply: reload the state"},
+                                   HTTPStatus.CONFLICT)
                     return
                 if path == "/choices":
-                    self._json(choices(position, chosen, flipped))
+                    self.send_json(choices(position, chosen, flipped))
                 else:
-                    self._json({"reason": why_not(position, chosen) if chosen else ""})
+                    self.send_json({"reason": why_not(position, chosen) if chosen else ""})
 
-        def do_POST(self) -> None:  # noqa: N802
-            if not self._our_host() or not self._our_origin():
-                return
-            path = urlsplit(self.path).path
-            body = self._body()
-            if body is None:
-                return
-            token, ply = str(body.get("token", "")), _integer(body.get("ply"))
+        def _post(self, path: str, body: dict[str, Any]) -> None:
+            token = body.get("token", "")
             try:
                 if path == "/claim":
                     answer: dict[str, Any] = {"token": seat.claim()}
                 elif path == "/move":
-                    answer = {"move": seat.submit(token, -1 if ply is None else ply,
-                                                  str(body.get("move", ""))[:200])}
+                    answer = {"move": seat.submit(token, body["ply"], body["move"])}
                 elif path == "/resign":
-                    seat.resign(token, -1 if ply is None else ply)
+                    seat.resign(token, body["ply"])
                     answer = {}
                 elif path == "/takeback":
-                    seat.take_back(token, -1 if ply is None else ply)
+                    seat.take_back(token, body["ply"])
                     answer = {}
                 elif path == "/new":
                     seat.ask_next_game(token)
                     answer = {}
-                elif path == "/leave":
+                else:
                     seat.leave(token)
                     answer = {}
-                else:
-                    self._json({"error": f"no such request: {path}"}, HTTPStatus.NOT_FOUND)
-                    return
             except SeatRefused as refused:
-                self._json({"error": str(refused)}, HTTPStatus.CONFLICT)
+                self.send_json({"error": str(refused)}, HTTPStatus.CONFLICT)
                 return
-            self._json(answer)
-
-        def _body(self) -> dict[str, Any] | None:
-            """The request's JSON object, or ``None`` after answering 400 (logged)."""
-            try:
-                length = int(self.headers.get("Content-Length", "0"))
-            except ValueError:
-                length = -1
-            if not 0 <= length <= MAX_BODY:
-                return self._bad(f"a request body of {length} bytes (at most {MAX_BODY})")
-            try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                return self._bad("a request body that is not JSON")
-            if not isinstance(body, dict):
-                return self._bad("a request body that is not a JSON object")
-            return body
-
-        def _bad(self, what: str) -> None:
-            log_refusal(f"{self.command} {self.path}: {what}")
-            self._json({"error": f"refused {what}"}, HTTPStatus.BAD_REQUEST)
-            return None
-
-        def _our_host(self) -> bool:
-            if self.headers.get("Host", "") in allowed_hosts():
-                return True
-            self._bad(f"a request for host {self.headers.get('Host', '')!r}")
-            return False
-
-        def _our_origin(self) -> bool:
-            origin = self.headers.get("Origin")
-            if origin is None or origin.removeprefix("http://") in allowed_hosts():
-                return True
-            self._bad(f"a request from another site ({origin})")
-            return False
-
-        def _json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
-            self._send(status, json.dumps(data, ensure_ascii=False).encode(),
-                       "application/json; charset=utf-8")
-
-        def _send(self, status: HTTPStatus, body: bytes, kind: str,
-                  headers: dict[str, str] | None = None) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            for key, value in (headers or {}).items():
-                self.send_header(key, value)
-            self.end_headers()
-            try:
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the page went away meanwhile
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-            pass  # refusals are logged by the seat; the terminal belongs to the game's progress
+            self.send_json(answer)
 
     return Handler
 
 
-def log_refusal(what: str) -> None:
-    """Log a request refused before it reached the seat."""
-    log.warning("refused from the page: %s", what)
-
-
-def _integer(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    return None
-
-
 class SeatServer:
     """The page of ``seat`` served on 127.0.0.1 at ``port`` (0: any free port) from a daemon
-    thread; raises ``OSError`` when the port cannot be bound."""
+    thread, within ``limits``; raises ``OSError`` when the port cannot be bound."""
 
-    def __init__(self, seat: Seat, port: int = 0) -> None:
+    def __init__(self, seat: Seat, port: int = 0, limits: Limits = LIMITS) -> None:
         self.seat = seat
-        self.httpd = ThreadingHTTPServer((LOOPBACK, port), _handler(seat, self._hosts))
-        self.httpd.daemon_threads = True
+        self.httpd = GatedServer((LOOPBACK, port), _handler(seat, self._hosts, limits))
         self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.1,),
                                         name="seat server", daemon=True)
         self._thread.start()

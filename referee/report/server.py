@@ -7,7 +7,8 @@ the last move's analysis and the game's evaluation chart, and ``version``, which
 time ``report.html`` is rewritten. The page polls ``live.json`` every second, draws the games in
 progress and reloads itself when a game has finished (see ``report.js``).
 
-Only those files are served: the engines' command lines and standard-error tails in
+Only those files are served (:data:`ROUTES`, through the gate of :mod:`.gate`: a folder or
+any other path is 404, never a listing): the engines' command lines and standard-error tails in
 ``match.json`` and ``results.jsonl`` stay private even when the server is exposed beyond this
 machine. It listens on 127.0.0.1 unless told otherwise; ``--host 0.0.0.0`` makes it reachable
 from the network, to anyone who can reach the port (there is no password and no TLS).
@@ -15,13 +16,12 @@ from the network, to anyone who can reach the port (there is no password and no 
 
 from __future__ import annotations
 
-import json
+import logging
+import mimetypes
 import threading
 from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from engine import Game, GameError, Position
 from engine.drawing import svg
@@ -29,6 +29,7 @@ from engine.search import Analysis
 
 from ..records.analysis import to_row
 from .evaluation import evaluation_chart, ply_texts
+from .gate import Gate, GatedHandler, GatedServer, Limits, Request, Route
 
 from ..records.folder import ASSETS_DIR, REPORT_NAME
 
@@ -124,63 +125,60 @@ class LiveGames:
             return [self._games[number].state() for number in sorted(self._games)]
 
 
-def _handler(out: Path, live: LiveGames | None) -> type[SimpleHTTPRequestHandler]:
+LIMITS = Limits(connections=128)
+ROUTES = {"/": Route("GET"), "/live.json": Route("GET"), f"/{REPORT_NAME}": Route("GET"),
+          f"/{ASSETS_DIR}/": Route("GET", folder=True)}
+log = logging.getLogger("referee.report")
+
+
+def _handler(out: Path, live: LiveGames | None, limits: Limits) -> type[GatedHandler]:
     """The request handler class for one folder: the report's files and ``live.json``."""
 
-    class Handler(SimpleHTTPRequestHandler):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, directory=str(out), **kwargs)
+    class Handler(GatedHandler):
+        gate = Gate(ROUTES, limits)
+        logger = log
 
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
-            path = unquote(urlsplit(self.path).path)
-            if path == "/":
-                self.send_response(HTTPStatus.FOUND)
-                self.send_header("Location", f"/{REPORT_NAME}")
-                self.end_headers()
-            elif path == "/live.json":
+        def answer(self, request: Request) -> None:
+            if request.path == "/":
+                self.send(HTTPStatus.FOUND, b"", "text/plain", {"Location": f"/{REPORT_NAME}"})
+            elif request.path == "/live.json":
                 self._live()
-            elif path == f"/{REPORT_NAME}" or (path.startswith(f"/{ASSETS_DIR}/")
-                                               and ".." not in path):
-                super().do_GET()
+            elif request.name:
+                self._file(out / ASSETS_DIR / request.name)
             else:
-                self.send_error(HTTPStatus.NOT_FOUND, "only the report is served")
+                self._file(out / REPORT_NAME)
 
-        def do_HEAD(self) -> None:  # noqa: N802
-            self.send_error(HTTPStatus.METHOD_NOT_ALLOWED)
-
-        def end_headers(self) -> None:
-            self.send_header("Cache-Control", "no-store")
-            super().end_headers()
+        def _file(self, path: Path) -> None:
+            """The file at ``path``, or 404 if it is not a plain file (a folder, say)."""
+            try:
+                if not path.is_file():
+                    raise FileNotFoundError(path.name)
+                body = path.read_bytes()
+            except OSError:
+                self.refuse(HTTPStatus.NOT_FOUND, f"no such file: {path.name}")
+                return
+            kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            self.send(HTTPStatus.OK, body, kind)
 
         def _live(self) -> None:
             try:
                 version = (out / REPORT_NAME).stat().st_mtime_ns
             except OSError:
                 version = 0
-            state = {"version": version, "running": bool(live and live.running),
-                     "games": live.snapshot() if live else []}
-            body = json.dumps(state, ensure_ascii=False).encode()
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-            pass  # the run's progress owns the terminal
+            self.send_json({"version": version, "running": bool(live and live.running),
+                            "games": live.snapshot() if live else []})
 
     return Handler
 
 
 class ReportServer:
     """The report of ``out`` served on ``host:port`` from a daemon thread (port 0: any free
-    port); raises ``OSError`` when the address cannot be bound."""
+    port), within ``limits``; raises ``OSError`` when the address cannot be bound."""
 
     def __init__(self, out: Path, live: LiveGames | None = None, host: str = DEFAULT_HOST,
-                 port: int = DEFAULT_PORT) -> None:
+                 port: int = DEFAULT_PORT, limits: Limits = LIMITS) -> None:
         self.live = live
-        self.httpd = ThreadingHTTPServer((host, port), _handler(out, live))
-        self.httpd.daemon_threads = True
+        self.httpd = GatedServer((host, port), _handler(out, live, limits))
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="report server",
                                         daemon=True)
         self._thread.start()
