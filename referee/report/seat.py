@@ -15,9 +15,9 @@ the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Requests
 
 =======================  ==================================================================
 ``GET /``                the page
-``POST /claim``          a token for this tab, or 409 while another tab holds the seat
-``GET /state``           the state (``since=VERSION`` waits up to :data:`LONG_POLL` seconds
-                         for a change; ``token``, ``flipped``)
+``POST /claim``          a token for this tab, which holds the seat from now on
+``GET /state``           the state (``since=VERSION`` waits up to ``redraw`` seconds for a
+                         change; ``token``, ``flipped``)
 ``GET /choices``         the cells that may follow ``cell=...`` (repeated) at ``ply``
 ``GET /why``             why the cells ``cell=...`` make no legal move
 ``GET /record``          the game so far as SGF
@@ -47,8 +47,10 @@ from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary
 
 LOOPBACK = "127.0.0.1"
-# Seconds a request for the state waits for a change before it answers all the same.
-LONG_POLL = 10.0
+# Seconds a request for the state waits for a change before it answers all the same (the page
+# redraws then); by default, and at most (a page must ask within the seat's LEASE).
+REDRAW = 10.0
+MAX_REDRAW = 20.0
 # The largest request body the page sends (a move and a token).
 MAX_BODY = 4096
 # How the cells of a click may be joined into a move's text, to ask the rules why it is refused.
@@ -57,8 +59,9 @@ _JOINS = ("-", "x", "+", ">")
 
 def move_cells(position: Position, flipped: bool) -> tuple[list[tuple[str, tuple[str, ...]]],
                                                              dict[str, tuple[float, float]]]:
-    """Every legal move's text with the names of the cells it names, in order, and where each
-    of those cells lies in the picture (``flipped`` as drawn)."""
+    """Every legal move's text with the names of the cells it names, in order (a cell may come
+    twice: laoCoon's ``b5+b5=a6``), and where each of those cells lies in the picture
+    (``flipped`` as drawn)."""
     geometry = board_geometry(position, flipped)
     moves, spots = [], {}
     for text in position.legal_move_texts():
@@ -71,11 +74,25 @@ def move_cells(position: Position, flipped: bool) -> tuple[list[tuple[str, tuple
     return moves, spots
 
 
+def text_so_far(text: str, cells: tuple[str, ...], depth: int) -> str:
+    """The start of the move ``text`` that names its first ``depth`` ``cells`` and stops after
+    the last of them (``d4-e5`` of ``d4-e5+c3`` at depth 2; ``""`` at depth 0).
+
+    >>> text_so_far("0,1>2,-1", ("0,1", "2,-1"), 1), text_so_far("a1-a10", ("a1", "a10"), 2)
+    ('0,1', 'a1-a10')
+    """
+    end = 0
+    for name in cells[:depth]:
+        end = text.index(name, end) + len(name)
+    return text[:end]
+
+
 def choices(position: Position, chosen: list[str], flipped: bool = False) -> dict[str, Any]:
     """What may follow the cells ``chosen`` so far: ``next``, the cells that continue some
-    legal move (name: centre in the picture), and ``complete``, the moves those cells already
+    legal move (name: centre in the picture), ``complete``, the moves those cells already
     make (several when moves differ only in what is not a cell, one with ``next`` empty when
-    the move is made).
+    the move is made), ``made``, the move's text so far, and ``prompt``, what the next click
+    asks for in the game's words (:meth:`~engine.Position.step_prompt`).
 
     >>> from engine import find_game
     >>> position = find_game("domineering")({}, (3, 3)).initial_position()
@@ -85,9 +102,13 @@ def choices(position: Position, chosen: list[str], flipped: bool = False) -> dic
     moves, spots = _moves_of(position, flipped)
     depth = len(chosen)
     following = [(text, cells) for text, cells in moves if list(cells[:depth]) == chosen]
-    next_cells = sorted({cells[depth] for _, cells in following if len(cells) > depth})
-    return {"next": {name: spots[name] for name in next_cells},
-            "complete": [text for text, cells in following if len(cells) == depth]}
+    going_on = [(text, cells) for text, cells in following if len(cells) > depth]
+    made = text_so_far(*following[0], depth) if following else ""
+    return {"next": {name: spots[name] for name in sorted({cells[depth] for _, cells in going_on})},
+            "complete": [text for text, cells in following if len(cells) == depth],
+            "made": made,
+            "prompt": position.step_prompt(made, [text for text, _ in going_on]) if going_on
+            else ""}
 
 
 # The moves of the last few positions asked about, by position and moves played.
@@ -241,9 +262,11 @@ _BODY = """
 """
 
 
-def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]]) -> type[BaseHTTPRequestHandler]:
+def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]],
+             redraw: float) -> type[BaseHTTPRequestHandler]:
     """The request handler class for one seat; ``allowed_hosts()`` gives the ``Host`` values
-    (``127.0.0.1:PORT``, ``localhost:PORT``) this server answers to."""
+    (``127.0.0.1:PORT``, ``localhost:PORT``) this server answers to; a request for the state
+    waits up to ``redraw`` seconds for a change."""
     page = _page()
 
     class Handler(BaseHTTPRequestHandler):
@@ -260,7 +283,7 @@ def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]]) -> type[BaseHTTP
             elif url.path == "/state":
                 since = _integer(query.get("since", [""])[0])
                 if since is not None:
-                    seat.wait_for_change(since, LONG_POLL)
+                    seat.wait_for_change(since, redraw)
                 self._json(state(seat, query.get("token", [None])[0], flipped))
             elif url.path in ("/choices", "/why"):
                 self._cells(url.path, query, flipped)
@@ -390,11 +413,12 @@ def _integer(value: Any) -> int | None:
 
 class SeatServer:
     """The page of ``seat`` served on 127.0.0.1 at ``port`` (0: any free port) from a daemon
-    thread; raises ``OSError`` when the port cannot be bound."""
+    thread, redrawn at least every ``redraw`` seconds; raises ``OSError`` when the port cannot
+    be bound."""
 
-    def __init__(self, seat: Seat, port: int = 0) -> None:
+    def __init__(self, seat: Seat, port: int = 0, redraw: float = REDRAW) -> None:
         self.seat = seat
-        self.httpd = ThreadingHTTPServer((LOOPBACK, port), _handler(seat, self._hosts))
+        self.httpd = ThreadingHTTPServer((LOOPBACK, port), _handler(seat, self._hosts, redraw))
         self.httpd.daemon_threads = True
         self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.1,),
                                         name="seat server", daemon=True)
