@@ -91,7 +91,8 @@ def choices(position: Position, chosen: list[str], flipped: bool = False) -> dic
     """What may follow the cells ``chosen`` so far: ``next``, the cells that continue some
     legal move (name: centre in the picture), ``complete``, the moves those cells already
     make (several when moves differ only in what is not a cell, one with ``next`` empty when
-    the move is made), ``made``, the move's text so far, and ``prompt``, what the next click
+    the move is made), ``at``, where the cells chosen lie, ``made``, the move's text so far,
+    and ``prompt``, what the next click
     asks for in the game's words (:meth:`~engine.Position.step_prompt`).
 
     >>> from engine import find_game
@@ -106,7 +107,7 @@ def choices(position: Position, chosen: list[str], flipped: bool = False) -> dic
     made = text_so_far(*following[0], depth) if following else ""
     return {"next": {name: spots[name] for name in sorted({cells[depth] for _, cells in going_on})},
             "complete": [text for text, cells in following if len(cells) == depth],
-            "made": made,
+            "made": made, "at": {name: spots[name] for name in chosen if name in spots},
             "prompt": position.step_prompt(made, [text for text, _ in going_on]) if going_on
             else ""}
 
@@ -246,6 +247,8 @@ _BODY = """
   </section>
   <section id="panel">
     <p id="status" role="status"></p>
+    <p id="prompt" aria-live="polite"><span id="made"></span> <span id="step"></span></p>
+    <button id="play-here" hidden>play here</button>
     <p id="message" role="alert"></p>
     <div id="complete"></div>
     <form id="typed"><input id="typed-move" autocomplete="off" placeholder="or type a move">
