@@ -127,7 +127,7 @@ function showPrompt() {
   let words = "";
   if (choices) {
     words = choices.prompt;
-    const ready = choices.complete.join(" or ");
+    const ready = offered(choices).join(" or ");
     if (ready) words = words ? `${words}, or play ${ready}` : `play ${ready}`;
     if (move.cells.length) words += " (Escape or a click beside the board starts again)";
   }
@@ -136,12 +136,19 @@ function showPrompt() {
   document.body.dataset.prompt = words;
 }
 
+// The moves the cells chosen make that a button offers: none when they make one move that
+// nothing could continue (the page hands it in at once).
+function offered(choices) {
+  const alone = Object.keys(choices.next).length === 0 && choices.complete.length === 1;
+  return alone ? [] : choices.complete;
+}
+
 function showMove() {
   addSpots();
   showPrompt();
   const box = $("complete");
   box.textContent = "";
-  for (const text of page.move ? page.move.choices.complete : []) {
+  for (const text of page.move ? offered(page.move.choices) : []) {
     const button = document.createElement("button");
     button.className = "complete";
     button.dataset.move = text;
