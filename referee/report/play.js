@@ -187,7 +187,8 @@ function render() {
   else if (state.to_move) status = `${state.to_move} is thinking…`;
   else status = "Waiting for the game to start.";
   if (state.closed) status = "The referee has stopped; you can close this page.";
-  $("status").textContent = status;
+  const last = state.moves[state.moves.length - 1];
+  $("status").textContent = last ? `${status} Last move ${last}.` : status;
   $("play-here").hidden = state.holder || state.closed;
   document.body.dataset.turn = state.your_turn ? "yours" : "theirs";
   document.body.dataset.ended = state.ended ? "yes" : "no";

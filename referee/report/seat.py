@@ -201,7 +201,7 @@ def state(seat: Seat, token: str | None, flipped: bool) -> dict[str, Any]:
             "to_move": None if position is None or over else COLOUR_NAMES[position.to_move],
             "your_turn": your_turn,
             "board": None if position is None else svg(position, moves[-1] if moves else None,
-                                                       flipped, with_caption=True),
+                                                       flipped),
             "choices": choices(position, [], flipped) if your_turn else None,
             "clocks": list(seat.clocks),
             "running": None if running is None else COLOUR_NAMES[running],
