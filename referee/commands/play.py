@@ -6,9 +6,9 @@ referee plays the game with its own loop and rules, clocks and records (SGF and 
 ``--out``), and the person's moves come from the page served on 127.0.0.1
 (:mod:`referee.report.seat`). ``play`` is a match of one game; when the person asks for a new
 game on the page, the same run goes on with one more game, colours swapped (the schedule
-alternates them). It ends when the person closes the page after a game (or resigns the game in
-progress by closing it), or on Ctrl-C (which resigns the game in progress too); the engine is
-stopped either way.
+alternates them). It ends when the person has been away (no page open) for ``--away`` seconds
+(resigning the game in progress), or on Ctrl-C (which resigns the game in progress too); the
+engine is stopped either way.
 
 ``match --engine human`` seats a person in a match or event the same way (one game at a time).
 """

@@ -10,8 +10,8 @@ domino, Cookie Disco's roll) is built by clicking its cells in the order the mov
 A click that no legal move allows is explained by the rules' own reason (:func:`why_not`).
 
 Everything the page sends goes through the seat, which refuses and logs what it does not take
-(a forged or illegal move, a stale ply, a second tab); the server refuses requests that are not
-the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Requests:
+(a forged or illegal move, a stale ply, a tab that lost the seat); the server refuses requests
+that are not the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Requests:
 
 =======================  ==================================================================
 ``GET /``                the page
