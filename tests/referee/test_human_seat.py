@@ -325,7 +325,9 @@ def test_the_engines_view_is_shown_until_the_next_move(table):
 
 @pytest.mark.parametrize("words, expected", [
     (["--engine", "nosuchprog"], "engine 2 (nosuchprog) cannot start: 'nosuchprog' not found"),
-    (["--engine", "cat", "--name", "cat"], "--name 'cat' is the engine's name too"),
+    (["--engine", f"{sys.executable} -m protocol.cli --algorithm greedy",
+      "--name", "olympiad-greedy 0.1.0"],
+     "--name 'olympiad-greedy 0.1.0' is the engine's name too"),
     (["--engine", "cat", "--boardsize", "9"], "loa is played on a fixed board"),
 ])
 def test_play_refuses_a_bad_command_line_in_one_line_before_anything_starts(

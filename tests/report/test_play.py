@@ -43,6 +43,7 @@ pytestmark = pytest.mark.skipif(
 
 ENGINE = f"{sys.executable} -m protocol.cli --algorithm greedy --seed 7"
 ENGINE_NAME = "olympiad-greedy 0.1.0"  # its name and version, as it answers them
+BAD_ENGINE = Path(__file__).resolve().parent.parent / "referee" / "bad_engine.py"
 # The page redraws this often (seconds), so that a move may be left half made across a redraw.
 REDRAW = 0.3
 # Each game's command-line settings: a small board where the game has one, a move limit where a
@@ -77,10 +78,10 @@ def browser():
 class PlayCommand:
     """``olympiad-referee play`` as a process, its page's address read from what it prints."""
 
-    def __init__(self, out: Path, game: str, *extra: str) -> None:
+    def __init__(self, out: Path, game: str, *extra: str, engine: str = ENGINE) -> None:
         self.out = out
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "play", "--game", game, "--engine", ENGINE,
+            [sys.executable, "-m", "referee", "play", "--game", game, "--engine", engine,
              "--no-browser", "--out", str(out), "--time", "120", "--redraw", str(REDRAW),
              "--away", "1", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -407,3 +408,34 @@ def test_the_engine_is_gone_when_the_page_or_the_command_closes_mid_game(browser
     assert command.process.returncode == (0 if how == "page closed" else 130), errors
     row = json.loads((command.out / "results.jsonl").read_text())
     assert (row["termination"], row["reason"]) == ("resign", "black resigned")
+
+
+def test_a_release_is_judged_in_the_position_the_press_was_made_in(browser, tmp_path):
+    """The button goes down on a piece while the engine thinks and comes up on another after
+    the engine has moved: a cell that may begin a move now, but the press was made in the
+    position before, so nothing is chosen."""
+    slow = f"{sys.executable} {BAD_ENGINE} --stall genmove=1.5"
+    command = PlayCommand(tmp_path / "out", "breakthrough", "--boardsize", "4x5", engine=slow)
+
+    def middle(square: str) -> list[float]:
+        return browser.evaluate(f"(() => {{ const r = document.querySelector("
+                                f"'#board [data-square=\"{square}\"]').getBoundingClientRect(); "
+                                f"return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
+    try:
+        browser.open(command.url)
+        until(browser, "page.state && page.state.to_move === 'white'")  # the engine thinks
+        x, y = middle("a4")
+        browser.send("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left",
+                     clickCount=1)
+        wait_for_turn(browser, 0)
+        x, y = middle("b4")
+        assert browser.evaluate("!!document.querySelector('#board .spot.next[data-at=\"b4\"]')")
+        browser.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, button="left")
+        browser.send("Input.dispatchMouseEvent", type="mouseReleased", x=x, y=y, button="left",
+                     clickCount=1)
+        browser.evaluate("page.pending")
+        assert browser.evaluate("document.body.dataset.chosen") == ""
+        assert browser.errors == []
+    finally:
+        browser.open("about:blank")
+        command.stop()
