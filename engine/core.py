@@ -228,6 +228,12 @@ class Game(ABC):
         return f"<{type(self).__name__}{size}{settings}>"
 
 
+# What the next cell of a move is, by what joins it to the cells before (Position.step_prompt).
+_JOIN_WORDS = {"-": "choose where it goes", "x": "choose the piece it captures",
+               ">": "choose where it rolls to", "+": "choose the next cell",
+               "=": "choose the cell to swap with"}
+
+
 class Position(ABC):
     """A position in play, with its move stack.
 
@@ -410,6 +416,27 @@ class Position(ABC):
     def legal_move_texts(self) -> list[str]:
         """The canonical texts of the legal moves, sorted as strings."""
         return sorted(self.move_text(move) for move in self.legal_moves())
+
+    def step_prompt(self, made: str, following: list[str]) -> str:
+        """What the next click of a move asks for, in a few words, for a person building the
+        move cell by cell on a page (``referee.report.seat``): ``made`` is the move's text as
+        far as the cells clicked so far (``""``, ``b1``, ``d4-e5``), ``following`` the legal
+        moves' texts that go on from it. This reading of the joins (``-``, ``x``, ``>``, ``+``,
+        ``=``) fits a piece that moves or a piece placed; a game whose steps are told better
+        in its own words overrides it.
+
+        >>> from engine import find_game
+        >>> position = find_game("clobber")({}, (3, 3)).initial_position()
+        >>> position.step_prompt("", position.legal_move_texts())
+        'choose a piece to move'
+        >>> position.step_prompt("a1", ["a1xa2", "a1xb1"])
+        'choose the piece it captures'
+        """
+        if not made:
+            moving = any(join in text for text in following for join in _JOIN_WORDS)
+            return "choose a piece to move" if moving else "choose where to place a piece"
+        joins = sorted({text[len(made)] for text in following if len(text) > len(made)})
+        return " or ".join(_JOIN_WORDS.get(join, "choose the next cell") for join in joins)
 
     def play(self, move) -> None:
         """Play a legal move for the side to move. The move is not checked: see

@@ -406,6 +406,18 @@ class ArgonPosition(Position):
         legend = f"X black, O white; {phase}; {COLOUR_NAMES[self.to_move]} to move"
         return render(cols, rows, two_colour_cells(black, white), legend)
 
+    def step_prompt(self, made: str, following: list[str]) -> str:
+        """Argon's placements in its own words (see :meth:`Position.step_prompt`); a stone's
+        move is a piece's."""
+        if self.phase != PLACING:
+            return super().step_prompt(made, following)
+        if made:
+            return "place a second stone on a point whose neighbours are all empty"
+        if self.last < 0:
+            return "place a stone"
+        return (f"place a stone next to the last one {COLOUR_NAMES[self.to_move ^ 1]} placed "
+                f"({square_name(self.last, self.table.cols)})")
+
     def draw(self, canvas) -> None:
         """The picture for :mod:`engine.drawing`: a board of plain squares with black and
         white stones."""

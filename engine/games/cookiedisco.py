@@ -568,6 +568,12 @@ class CookieDiscoPosition(Position):
     def diagram(self) -> str:
         return render(self)
 
+    def step_prompt(self, made: str, following: list[str]) -> str:
+        """A player cookie placed, a cookie rolled (see :meth:`Position.step_prompt`)."""
+        if self.placing:
+            return "place your player cookie on a numbered position"
+        return "choose where it rolls to" if made else "choose a cookie to roll"
+
     def draw(self, canvas) -> None:
         """The picture for :mod:`engine.drawing`: the hexagonal cells round the field, each
         labelled ``q,r``; the cookies as touching discs, the neutral ones with their points as

@@ -476,6 +476,12 @@ class DomineeringPosition(Position):
                   f"{COLOUR_NAMES[self.to_move]} to move")
         return render(tables.cols, tables.rows, cell, legend)
 
+    def step_prompt(self, made: str, following: list[str]) -> str:
+        """A domino's two squares (see :meth:`Position.step_prompt`)."""
+        if made:
+            return "choose the domino's second square"
+        return f"choose the first square of a {ORIENTATION[self.to_move]} domino"
+
     def draw(self, canvas) -> None:
         """The picture for :mod:`engine.drawing`: a plain board with each domino a piece, black
         vertical and white horizontal; the last one placed is outlined."""

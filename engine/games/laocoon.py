@@ -890,6 +890,22 @@ class LaocoonPosition(Position):
             lines.append(f"{COLOUR_NAMES[side]} controls: {names or 'nothing'}")
         return "\n".join(lines)
 
+    def step_prompt(self, made: str, following: list[str]) -> str:
+        """The steps of a turn in laoCoon's words (see :meth:`Position.step_prompt`): a ring
+        placed, black's optional swap after it, a ring's step, the received disc placed."""
+        joins = {text[len(made)] for text in following if len(text) > len(made)}
+        if not made:
+            return ("place a ring on a space of a free colour" if self.placing
+                    else "choose a ring to move")
+        if self.placing:
+            if "=" in joins:
+                return "choose the space to swap it with (a disc of another colour)"
+            return "you may swap two discs: choose the first space"
+        if "+" in joins:
+            return (f"place the {DISC_NAMES[self.hand]} disc you receive on a space with one "
+                    f"disc of another colour")
+        return "choose the space the ring steps to (a free colour)"
+
     def draw(self, canvas) -> None:
         """The picture for :mod:`engine.drawing`: the 64 neutral spaces, each with its colour
         discs (a stack of two drawn with the lower disc showing below the top one; the discs

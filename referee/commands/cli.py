@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,8 +22,9 @@ from engine import COLOUR_NAMES, __version__
 from ..plan.openings import ORDERS
 from ..plan.setup import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup
 from ..play.entrants import EngineSpec
-from ..play.human import HUMAN
+from ..play.human import AWAY, HUMAN
 from ..records.config import ConfigError, config_words, read_config
+from ..report.seat import MAX_REDRAW, REDRAW
 from ..report.server import DEFAULT_HOST, DEFAULT_PORT
 from ..stats.sprt import SprtError
 from ..text import one_line, parse_anchor
@@ -35,7 +37,7 @@ from .event import connect_command, event_command
 from .habits import parse_tc, translate
 from .match import PROGRAM, MatchSettings, check_programs, run_match
 from .openings import openings
-from .play import play_games, seated
+from .play import engine_name, play_games, seated
 from .render import render
 from .report import report, serve, serving
 from .stats import stats_command
@@ -227,23 +229,28 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
 @click.option("--port", type=WholeRange(0, 65535), default=0, show_default=True,
               help="Port of the page on 127.0.0.1 (0: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the page's address, open no browser.")
+@click.option("--away", type=DecimalRange(0), default=AWAY, show_default=True, metavar="SECONDS",
+              help="With no page of the game open this long, you resign the game in progress.")
+@click.option("--redraw", type=DecimalRange(0.1, MAX_REDRAW), default=REDRAW, show_default=True,
+              metavar="SECONDS", help="The page redraws at least this often.")
 def play(game: str, engine: str, colour: str, options: tuple[str, ...], boardsize: str | None,
          main_time: float, increment: float, byoyomi: float, stones: int,
          move_time: float | None, max_moves: int, name: str, out: Path | None, port: int,
-         no_browser: bool) -> int:
+         no_browser: bool, away: float, redraw: float) -> int:
     """Play an engine yourself in the browser, refereed and recorded like any game."""
     check_engines((HUMAN, engine))
-    if name == engine:
-        raise click.UsageError(f"--name {name!r} is the engine's name too; choose another")
     control = time_control(main_time, increment, byoyomi, stones, move_time)
     setup = build_setup(game, parse_options(options), parse_size(boardsize) if boardsize else None,
                         max_moves=max_moves)
-    person, machine = EngineSpec(HUMAN, name, control=control), EngineSpec(engine, engine,
+    person, machine = EngineSpec(HUMAN, name, control=control), EngineSpec(engine, "",
                                                                           control=control)
+    check_programs((person, machine))  # before the person is sent to a page
+    machine = replace(machine, name=engine_name(machine, DEFAULT_COMMAND_TIMEOUT))
+    if name == machine.name:
+        raise click.UsageError(f"--name {name!r} is the engine's name too; choose another")
     engines = (person, machine) if colour == "black" else (machine, person)
-    check_programs(engines)  # before the person is sent to a page
     settings = MatchSettings(setup, engines, 1, out or default_out(f"play-{setup.game}"))
-    seat = seated(engines, port, not no_browser, offers_new_games=True)
+    seat = seated(engines, port, not no_browser, offers_new_games=True, away=away, redraw=redraw)
     with seat as (person, observers, starter):
         return play_games(settings, person, observers, starter)
 

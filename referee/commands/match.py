@@ -137,7 +137,7 @@ def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
         if isinstance(earlier, dict) and earlier.get("command") == spec.command \
                 and earlier.get("name"):
             return str(earlier["name"])
-        return own_name(spec, timeout) or (_program_name(spec.command), "")
+        return own_name(spec, timeout) or (program_name(spec.command), "")
 
     unnamed = [index for index, spec in enumerate(engines) if not spec.name]
     with ThreadPoolExecutor(max(1, min(8, len(unnamed)))) as pool:
@@ -155,7 +155,7 @@ def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
     return tuple(replace(spec, name=name) for spec, name in zip(engines, final))
 
 
-def _program_name(command: str) -> str:
+def program_name(command: str) -> str:
     """The file name of a command's program: ``/home/a/bin/engine --x`` is ``engine``."""
     try:
         words = shlex.split(command)

@@ -6,9 +6,9 @@ referee plays the game with its own loop and rules, clocks and records (SGF and 
 ``--out``), and the person's moves come from the page served on 127.0.0.1
 (:mod:`referee.report.seat`). ``play`` is a match of one game; when the person asks for a new
 game on the page, the same run goes on with one more game, colours swapped (the schedule
-alternates them). It ends when the person closes the page after a game (or resigns the game in
-progress by closing it), or on Ctrl-C (which resigns the game in progress too); the engine is
-stopped either way.
+alternates them). It ends when the person has been away (no page open) for ``--away`` seconds
+(resigning the game in progress), or on Ctrl-C (which resigns the game in progress too); the
+engine is stopped either way.
 
 ``match --engine human`` seats a person in a match or event the same way (one game at a time).
 """
@@ -30,12 +30,12 @@ import click
 from .. import wakeful
 from ..plan.setup import DEFAULT_COMMAND_TIMEOUT
 from ..play.channel import Channel
-from ..play.entrants import EngineSpec, Starter, start_engine
-from ..play.human import HUMAN, HumanChannel, Seat
-from ..report.seat import SeatObserver, SeatServer
+from ..play.entrants import EngineSpec, Starter, own_name, start_engine
+from ..play.human import AWAY, HUMAN, HumanChannel, Seat
+from ..report.seat import REDRAW, SeatObserver, SeatServer
 from ..run.observer import RunObserver
 from ..play.seats import POOL
-from .match import PROGRAM, MatchSettings, run_match
+from .match import PROGRAM, MatchSettings, program_name, run_match
 
 
 def seat_starter(seat: Seat, timeout: float) -> Starter:
@@ -56,22 +56,32 @@ def open_browser(url: str) -> None:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
 
+def engine_name(spec: EngineSpec, timeout: float) -> str:
+    """The engine's name on the page and in the records: its own ``name`` and ``version``
+    (GTP answers), else its program's file name; never its whole command line."""
+    own = own_name(spec, timeout)
+    return " ".join(word for word in own if word) if own else program_name(spec.command)
+
+
 @contextmanager
 def seated(engines: Sequence[EngineSpec], port: int, browser: bool,
-           timeout: float = DEFAULT_COMMAND_TIMEOUT, offers_new_games: bool = False
+           timeout: float = DEFAULT_COMMAND_TIMEOUT, offers_new_games: bool = False,
+           away: float = AWAY, redraw: float = REDRAW
            ) -> Iterator[tuple[Seat | None, list[RunObserver], Starter | None]]:
     """For a run whose engines include ``human``: the seat, served on 127.0.0.1 (its address
     printed, the browser opened when ``browser``), its observer and the starter; nothing
-    otherwise. ``offers_new_games``: the person may ask for another game (``play``)."""
+    otherwise. ``offers_new_games``: the person may ask for another game (``play``); ``away``:
+    the seconds without a page open after which the person has left; ``redraw``: the page's
+    longest wait for a change."""
     humans = [spec for spec in engines if spec.command == HUMAN]
     if not humans:
         yield None, [], None
         return
     if len(humans) > 1:
         raise click.UsageError("one person at a time: --engine human is given twice")
-    seat = Seat(offers_new_games)
+    seat = Seat(offers_new_games, away)
     try:
-        server = SeatServer(seat, port)
+        server = SeatServer(seat, port, redraw)
     except OSError as error:
         raise click.UsageError(f"cannot serve the page on port {port}: "
                                f"{error.strerror or error} (0 picks a free one)") from None

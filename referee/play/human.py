@@ -12,11 +12,13 @@ The :class:`Seat` is the meeting point of the game loop and the page (served by
 :mod:`referee.report.seat`). Everything the page sends is checked here and refused with a
 :class:`SeatRefused` naming what was wrong, and logged: a move from a tab that does not hold the
 seat, a move for another ply than the current one (a stale page), a move when the person is not
-to move, a move the rules refuse. One page (tab) holds the seat at a time: it claims a token and
-keeps it while it asks for the state; a second tab is refused until the first has left (it
-says so when it closes) or gone quiet for :data:`LEASE` seconds. A seat whose page has left and
-not come back within :data:`GRACE` seconds (a reload comes back at once) is abandoned: the
-person resigns the game in progress and the command ends.
+to move, a move the rules refuse. One page (tab) holds the seat at a time: the page opened last
+claims it (a reload, a tab opened after a crash or after closing the last one), and a page that
+lost it watches until it claims it back. The person is away while no page is open: the last
+one said it closed, or no page has asked for anything for :data:`LEASE` seconds (a page asks
+at least every redraw, a few seconds). A person away for :attr:`Seat.away` seconds (:data:`AWAY`
+by default) has left: they resign the game in progress and the command ends; until then their
+clock runs as it would at the board, and a page opened again takes the seat back.
 
 The person may also take back their last move while it is their turn (:class:`TakeBack`, which
 the game loop turns into ``undo`` for both sides) and resign.
@@ -35,10 +37,12 @@ from engine import COLOUR_NAMES, Game, GameError, Position, find_game, game_name
 from .channel import Channel, ChannelTimeout, GtpFailure
 
 HUMAN = "human"
-# Seconds a page holds the seat without asking for the state (it asks every few seconds).
+# Seconds without a request from any page after which no page is open (a page asks at least
+# every redraw: referee.report.seat's redraw interval, at most 20 s).
 LEASE = 30.0
-# Seconds an abandoned seat waits for its page to come back (a reload) before the person has left.
-GRACE = 2.0
+# Seconds a person may be away (no page open) before they have left the game: time to restart
+# a browser that crashed and open the page again.
+AWAY = 120.0
 # How often (seconds) a waiting genmove looks up to see whether the page has left.
 _LOOK_UP = 0.25
 _COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
@@ -61,8 +65,9 @@ class Seat:
     """One person's place at the board; see the module docstring. Thread-safe: the game loop,
     the page's requests and the run's observer all call it."""
 
-    def __init__(self, offers_new_games: bool = False) -> None:
+    def __init__(self, offers_new_games: bool = False, away: float = AWAY) -> None:
         self.offers_new_games = offers_new_games  # the person may ask for another game
+        self.away = away  # seconds with no page open after which the person has left
         self.lock = threading.Condition()
         self.version = 0
         self.game: Game | None = None
@@ -80,8 +85,9 @@ class Seat:
         self.run_over = False
         self._answer: str | None = None
         self._holder: str | None = None
-        self._holder_seen = 0.0
-        self._left_at: float | None = None
+        self._page_seen = time.monotonic()  # the last request from an open page
+        self._closed_at: float | None = None  # when the last page open said it closed
+        self._departed: set[str] = set()  # the tokens of pages that said they closed
         self.closed = False
 
     # --- changes, each waking whoever waits for one --------------------------------------------
@@ -267,10 +273,13 @@ class Seat:
                          f"played (a stale page: reload it)")
 
     def _check_holder(self, token: str) -> None:
-        if self._holder is None or not secrets.compare_digest(token, self._holder):
+        if not self._holds(token):
             self._refuse("this page does not hold the seat (another tab does, or it was "
-                         "closed): reload it")
-        self._holder_seen = time.monotonic()
+                         "closed): play here, or reload it")
+        self._page_seen = time.monotonic()
+
+    def _holds(self, token: str | None) -> bool:
+        return bool(token and self._holder and secrets.compare_digest(token, self._holder))
 
     def _refuse(self, reason: str) -> None:
         log.warning("refused from the page: %s", reason)
@@ -279,41 +288,42 @@ class Seat:
     # --- which page holds the seat ----------------------------------------------------------
 
     def claim(self) -> str:
-        """A token for the page that asks (the page then holds the seat); raises
-        :class:`SeatRefused` while another page holds it."""
+        """A token for the page that asks: it holds the seat from now on, and the page that
+        held it (if any) watches."""
         with self.lock:
-            now = time.monotonic()
-            if self._holder is not None and now - self._holder_seen < LEASE:
-                self._refuse("the seat is taken by another tab or window: play there, or close "
-                             "it and reload this one")
-            self._holder, self._holder_seen, self._left_at = secrets.token_urlsafe(16), now, None
+            self._holder, self._page_seen = secrets.token_urlsafe(16), time.monotonic()
+            self._closed_at = None
             self._change()
             return self._holder
 
     def seen(self, token: str | None) -> bool:
-        """The page with ``token`` is still there; whether it holds the seat."""
+        """A page (holding the seat with ``token``, or watching) is open; whether it holds the
+        seat."""
         with self.lock:
-            if token and self._holder and secrets.compare_digest(token, self._holder):
-                self._holder_seen = time.monotonic()
-                return True
-            return False
+            if token not in self._departed:
+                self._page_seen = time.monotonic()
+            return self._holds(token)
 
     def leave(self, token: str) -> None:
-        """The page holding the seat closed (or reloads)."""
+        """A page closed (or reloads): the person is away from now on, unless another page is
+        open (it asks for the state within :data:`LEASE` seconds) or opens."""
         with self.lock:
-            if self._holder and secrets.compare_digest(token, self._holder):
-                self._holder, self._left_at = None, time.monotonic()
-                self._change()
+            self._departed.add(token)
+            if self._holds(token):
+                self._holder = None
+            self._closed_at = time.monotonic()
+            self._change()
+
+    def away_for(self) -> float:
+        """Seconds the person has been away with no page open (0 while one is)."""
+        now = time.monotonic()
+        if self._closed_at is not None and self._closed_at >= self._page_seen:
+            return now - self._closed_at
+        return now - self._page_seen if now - self._page_seen >= LEASE else 0.0
 
     def abandoned(self) -> bool:
-        """Whether the person has left: their page closed (or went quiet) more than
-        :data:`GRACE` seconds ago, or the seat was closed."""
-        if self.closed:
-            return True
-        now = time.monotonic()
-        if self._holder is not None and now - self._holder_seen >= LEASE:
-            self._holder, self._left_at = None, self._holder_seen + LEASE
-        return self._left_at is not None and now - self._left_at >= GRACE
+        """Whether the person has left: away :attr:`away` seconds, or the seat was closed."""
+        return self.closed or self.away_for() >= self.away
 
     def close(self) -> None:
         """The command is ending: a waiting move resigns, the page is told."""

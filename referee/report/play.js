@@ -5,9 +5,16 @@
 "use strict";
 
 const page = {
-  token: null, state: null, flipped: false, chosen: [], received: 0, pressed: null,
+  token: null, state: null, flipped: false, received: 0,
+  // The move being made: the state it is made in (key), the cells chosen so far and what may
+  // follow them (GET /choices). It lives until the person's turn at that ply is over, whatever
+  // the page redraws meanwhile.
+  move: null,
+  // The press of the mouse button: its cell and the move it was made in, so that letting go
+  // is judged against the position in which the button went down.
+  press: null,
   // Each request for choices is numbered: an answer to an older one is dropped.
-  asked: 0,
+  asked: 0, pending: Promise.resolve(),
 };
 const $ = (id) => document.getElementById(id);
 
@@ -73,35 +80,75 @@ function drawClocks() {
   }
 }
 
-function addSpots(next) {
+const SVG = "http://www.w3.org/2000/svg";
+
+function addSpots() {
   const svg = $("board").querySelector("svg");
   if (!svg) return;
   const old = svg.querySelector("g.play-spots");
   if (old) old.remove();
-  const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  const layer = document.createElementNS(SVG, "g");
   layer.setAttribute("class", "play-spots");
-  const radius = 16;
-  const add = (name, [x, y], kind) => {
-    const spot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    spot.setAttribute("class", `spot ${kind}`);
-    spot.setAttribute("cx", x);
-    spot.setAttribute("cy", y);
-    spot.setAttribute("r", radius);
-    spot.dataset.at = name;
-    layer.appendChild(spot);
+  const add = (tag, attributes) => {
+    const shape = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attributes)) shape.setAttribute(key, value);
+    layer.appendChild(shape);
+    return shape;
   };
-  for (const [name, centre] of Object.entries(page.chosenAt || {})) add(name, centre, "chosen");
-  for (const [name, centre] of Object.entries(next)) add(name, centre, "next");
+  const move = page.move;
+  if (move) {
+    // A cell that may come next: a ring round it, light inside a dark halo, seen on every
+    // colour and hiding nothing; the whole cell answers a click.
+    for (const [name, [x, y]] of Object.entries(move.choices.next)) {
+      add("circle", {class: "halo", cx: x, cy: y, r: 17});
+      add("circle", {class: "spot next", cx: x, cy: y, r: 17, "data-at": name});
+    }
+    // The cells chosen so far: a thicker ring each, numbered in the order chosen (a cell
+    // chosen twice has both numbers).
+    const numbers = {};
+    move.cells.forEach((name, index) => {
+      (numbers[name] = numbers[name] || []).push(index + 1);
+    });
+    for (const [name, order] of Object.entries(numbers)) {
+      const [x, y] = move.choices.at[name];
+      add("circle", {class: "halo chosen", cx: x, cy: y, r: 18});
+      add("circle", {class: "spot chosen", cx: x, cy: y, r: 18, "data-at": name});
+      add("text", {class: "order", x: x + 13, y: y - 11}).textContent = order.join(",");
+    }
+  }
   svg.appendChild(layer);
 }
 
-function showChoices(found) {
-  page.choices = found;
-  addSpots(found.next);
-  document.body.dataset.chosen = page.chosen.join(" ");
+// The line beside the board: what the move so far is and what the next click asks for.
+function showPrompt() {
+  const move = page.move;
+  const choices = move ? move.choices : null;
+  $("made").textContent = choices && choices.made ? `${choices.made} …` : "";
+  let words = "";
+  if (choices) {
+    words = choices.prompt;
+    const ready = offered(choices).join(" or ");
+    if (ready) words = words ? `${words}, or play ${ready}` : `play ${ready}`;
+    if (move.cells.length) words += " (Escape or a click beside the board starts again)";
+  }
+  $("step").textContent = words;
+  document.body.dataset.chosen = move ? move.cells.join(" ") : "";
+  document.body.dataset.prompt = words;
+}
+
+// The moves the cells chosen make that a button offers: none when they make one move that
+// nothing could continue (the page hands it in at once).
+function offered(choices) {
+  const alone = Object.keys(choices.next).length === 0 && choices.complete.length === 1;
+  return alone ? [] : choices.complete;
+}
+
+function showMove() {
+  addSpots();
+  showPrompt();
   const box = $("complete");
   box.textContent = "";
-  for (const text of found.complete) {
+  for (const text of page.move ? offered(page.move.choices) : []) {
     const button = document.createElement("button");
     button.className = "complete";
     button.dataset.move = text;
@@ -140,7 +187,9 @@ function render() {
   else if (state.to_move) status = `${state.to_move} is thinking…`;
   else status = "Waiting for the game to start.";
   if (state.closed) status = "The referee has stopped; you can close this page.";
-  $("status").textContent = status;
+  const last = state.moves[state.moves.length - 1];
+  $("status").textContent = last ? `${status} Last move ${last}.` : status;
+  $("play-here").hidden = state.holder || state.closed;
   document.body.dataset.turn = state.your_turn ? "yours" : "theirs";
   document.body.dataset.ended = state.ended ? "yes" : "no";
   $("takeback").disabled = !state.your_turn || state.ply < 2;
@@ -153,46 +202,85 @@ function render() {
     $("score").textContent = analysis.score === undefined ? "" : `score ${analysis.score}`;
     $("pv").textContent = (analysis.pv || []).join(" ");
   }
-  page.chosen = [];
-  page.chosenAt = {};
-  if (state.your_turn && state.choices) showChoices(state.choices);
-  else showChoices({next: {}, complete: []});
+  keepMove();
   drawClocks();
 }
 
 // --- moves -----------------------------------------------------------------------------------
 
-async function choose(name) {
+// The key of the person's turn in the state shown, or null when it is not their turn.
+function turnKey(state) {
+  return state && state.your_turn ? `${state.game_no}/${state.ply}` : null;
+}
+
+// After a redraw: the move being made goes on if the turn is the same, and is drawn again
+// (its cells looked up again when the board was flipped meanwhile).
+function keepMove() {
+  const key = turnKey(page.state);
+  const move = page.move;
+  if (!key) page.move = null;
+  else if (!move || move.key !== key) startMove();
+  else if (move.flipped !== page.flipped) {
+    askChoices(move.cells);
+    return;
+  }
+  showMove();
+}
+
+// A move afresh at the current turn: no cell chosen yet.
+function startMove() {
   const state = page.state;
-  if (!state || !state.your_turn) return;
-  const spots = page.choices ? page.choices.next : {};
-  const cells = [...page.chosen, name];
-  if (name in page.chosenAt) {  // a chosen cell again: start the move afresh
-    page.chosen = [];
-    page.chosenAt = {};
-    showChoices(state.choices);
-    return;
-  }
-  if (!(name in spots)) {
-    const ticket = ++page.asked;
-    const {reason} = await request("GET", cellsUrl("/why", cells));
-    if (ticket !== page.asked) return;
-    say(reason, "refused");
-    page.chosen = [];
-    page.chosenAt = {};
-    showChoices(state.choices);
-    return;
-  }
-  page.chosen = cells;
-  page.chosenAt[name] = spots[name];
+  page.move = {key: turnKey(state), cells: [], flipped: page.flipped,
+               choices: state.choices};
+}
+
+// Ask what may follow ``cells`` in the move being made, and show it; an answer for a move or
+// turn that is no longer the current one is dropped.
+function askChoices(cells) {
+  const move = page.move;
   const ticket = ++page.asked;
-  const found = await request("GET", cellsUrl("/choices", cells));
-  if (ticket !== page.asked) return;
+  const flipped = page.flipped;
+  page.pending = request("GET", cellsUrl("/choices", cells)).then((found) => {
+    if (ticket !== page.asked || page.move !== move) return null;
+    Object.assign(move, {cells, choices: found, flipped});
+    return found;
+  }).catch(() => null);  // a stale ply: the new state is on its way
+  return page.pending.then((found) => {
+    if (found) showMove();
+    return found;
+  });
+}
+
+function cancelMove() {
+  if (!page.move || page.move.cells.length === 0) return;
+  page.asked++;
+  startMove();
+  showMove();
+  say("");
+}
+
+async function choose(name) {
+  const move = page.move;
+  if (!move) return;
+  if (!(name in move.choices.next)) {
+    if (move.cells.length && name in page.state.choices.next) {  // another piece: begin there
+      startMove();
+      return choose(name);
+    }
+    const ticket = ++page.asked;
+    try {
+      const {reason} = await request("GET", cellsUrl("/why", [...move.cells, name]));
+      if (ticket === page.asked && page.move === move) say(reason, "refused");
+    } catch (error) {
+      // a stale ply: the new state is on its way
+    }
+    return;
+  }
+  const found = await askChoices([...move.cells, name]);
+  if (!found) return;
   say("");
   if (Object.keys(found.next).length === 0 && found.complete.length === 1) {
     submit(found.complete[0]);
-  } else {
-    showChoices(found);
   }
 }
 
@@ -202,15 +290,25 @@ async function submit(text) {
     say("");
   } catch (error) {
     say(error.message, "refused");
-    page.chosen = [];
-    page.chosenAt = {};
-    if (page.state.choices) showChoices(page.state.choices);
+    if (page.move) {
+      startMove();
+      showMove();
+    }
   }
 }
 
 async function action(path) {
   try {
     await request("POST", path, {token: page.token, ply: page.state ? page.state.ply : -1});
+    say("");
+  } catch (error) {
+    say(error.message, "refused");
+  }
+}
+
+async function claim() {
+  try {
+    page.token = (await request("POST", "/claim", {})).token;
     say("");
   } catch (error) {
     say(error.message, "refused");
@@ -229,22 +327,29 @@ function cellAt(x, y) {
 }
 
 // A click chooses a cell; pressing on one cell and letting go on another (a drag) chooses both.
+// A press beside the board's cells starts the move again.
 function onPress(event) {
+  if (event.button !== 0) return;
   const name = cellAt(event.clientX, event.clientY);
-  page.pressed = name;
-  if (name) {
-    event.preventDefault();
-    choose(name);
+  page.press = {name, key: page.move ? page.move.key : null};
+  if (!name) {
+    cancelMove();
+    return;
   }
+  event.preventDefault();
+  choose(name);
 }
 
-function onRelease(event) {
+async function onRelease(event) {
+  const press = page.press;
+  page.press = null;
   const name = cellAt(event.clientX, event.clientY);
-  const pressed = page.pressed;
-  page.pressed = null;
-  if (name && pressed && name !== pressed && page.choices && name in page.choices.next) {
-    choose(name);
-  }
+  if (!press || !press.name || !name || name === press.name) return;
+  await page.pending;
+  // Judged in the position the press was made in: if the engine has moved meanwhile (or the
+  // move was begun again), letting go chooses nothing.
+  const move = page.move;
+  if (move && move.key === press.key && name in move.choices.next) choose(name);
 }
 
 // --- the connection --------------------------------------------------------------------------
@@ -274,13 +379,16 @@ async function reload() {
 }
 
 async function start() {
-  try {
-    page.token = (await request("POST", "/claim", {})).token;
-  } catch (error) {
-    say(error.message, "refused");
-  }
+  await claim();
   $("board").addEventListener("pointerdown", onPress);
   $("board").addEventListener("pointerup", onRelease);
+  document.addEventListener("pointerdown", (event) => {
+    if (!event.target.closest("#board, #complete, #buttons, #typed")) cancelMove();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") cancelMove();
+  });
+  $("play-here").addEventListener("click", async () => { await claim(); reload(); });
   $("flip").addEventListener("click", () => { page.flipped = !page.flipped; reload(); });
   $("coordinates").addEventListener("click",
                                     () => document.body.classList.toggle("no-coordinates"));

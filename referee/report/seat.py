@@ -10,16 +10,16 @@ domino, Cookie Disco's roll) is built by clicking its cells in the order the mov
 A click that no legal move allows is explained by the rules' own reason (:func:`why_not`).
 
 Everything the page sends goes through the seat, which refuses and logs what it does not take
-(a forged or illegal move, a stale ply, a second tab); the server refuses requests that are not
-the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Before anything else,
-each request passes the gate (:mod:`.gate`, with :data:`ROUTES` and :data:`LIMITS`): what a
-request may hold, bounded and typed, or a 4xx. Requests:
+(a forged or illegal move, a stale ply, a tab that lost the seat); the server refuses requests
+that are not the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Before
+anything else, each request passes the gate (:mod:`.gate`, with :data:`ROUTES` and
+:data:`LIMITS`): what a request may hold, bounded and typed, or a 4xx. Requests:
 
 =======================  ==================================================================
 ``GET /``                the page
-``POST /claim``          a token for this tab, or 409 while another tab holds the seat
-``GET /state``           the state (``since=VERSION`` waits up to :data:`LONG_POLL` seconds
-                         for a change; ``token``, ``flipped``)
+``POST /claim``          a token for this tab, which holds the seat from now on
+``GET /state``           the state (``since=VERSION`` waits up to ``redraw`` seconds for a
+                         change; ``token``, ``flipped``)
 ``GET /choices``         the cells that may follow ``cell=...`` (repeated) at ``ply``
 ``GET /why``             why the cells ``cell=...`` make no legal move
 ``GET /record``          the game so far as SGF
@@ -48,8 +48,10 @@ from .gate import (Field, Gate, GatedHandler, GatedServer, Limits, Request, Rout
                    plain_text, token)
 
 LOOPBACK = "127.0.0.1"
-# Seconds a request for the state waits for a change before it answers all the same.
-LONG_POLL = 10.0
+# Seconds a request for the state waits for a change before it answers all the same (the page
+# redraws then); by default, and at most (a page must ask within the seat's LEASE).
+REDRAW = 10.0
+MAX_REDRAW = 20.0
 # The largest request body the page sends (a move and a token).
 MAX_BODY = 4096
 # How the cells of a click may be joined into a move's text, to ask the rules why it is refused.
@@ -58,8 +60,9 @@ _JOINS = ("-", "x", "+", ">")
 
 def move_cells(position: Position, flipped: bool) -> tuple[list[tuple[str, tuple[str, ...]]],
                                                              dict[str, tuple[float, float]]]:
-    """Every legal move's text with the names of the cells it names, in order, and where each
-    of those cells lies in the picture (``flipped`` as drawn)."""
+    """Every legal move's text with the names of the cells it names, in order (a cell may come
+    twice: laoCoon's ``b5+b5=a6``), and where each of those cells lies in the picture
+    (``flipped`` as drawn)."""
     geometry = board_geometry(position, flipped)
     moves, spots = [], {}
     for text in position.legal_move_texts():
@@ -72,11 +75,26 @@ def move_cells(position: Position, flipped: bool) -> tuple[list[tuple[str, tuple
     return moves, spots
 
 
+def text_so_far(text: str, cells: tuple[str, ...], depth: int) -> str:
+    """The start of the move ``text`` that names its first ``depth`` ``cells`` and stops after
+    the last of them (``d4-e5`` of ``d4-e5+c3`` at depth 2; ``""`` at depth 0).
+
+    >>> text_so_far("0,1>2,-1", ("0,1", "2,-1"), 1), text_so_far("a1-a10", ("a1", "a10"), 2)
+    ('0,1', 'a1-a10')
+    """
+    end = 0
+    for name in cells[:depth]:
+        end = text.index(name, end) + len(name)
+    return text[:end]
+
+
 def choices(position: Position, chosen: list[str], flipped: bool = False) -> dict[str, Any]:
     """What may follow the cells ``chosen`` so far: ``next``, the cells that continue some
-    legal move (name: centre in the picture), and ``complete``, the moves those cells already
+    legal move (name: centre in the picture), ``complete``, the moves those cells already
     make (several when moves differ only in what is not a cell, one with ``next`` empty when
-    the move is made).
+    the move is made), ``at``, where the cells chosen lie, ``made``, the move's text so far,
+    and ``prompt``, what the next click
+    asks for in the game's words (:meth:`~engine.Position.step_prompt`).
 
     >>> from engine import find_game
     >>> position = find_game("domineering")({}, (3, 3)).initial_position()
@@ -86,9 +104,13 @@ def choices(position: Position, chosen: list[str], flipped: bool = False) -> dic
     moves, spots = _moves_of(position, flipped)
     depth = len(chosen)
     following = [(text, cells) for text, cells in moves if list(cells[:depth]) == chosen]
-    next_cells = sorted({cells[depth] for _, cells in following if len(cells) > depth})
-    return {"next": {name: spots[name] for name in next_cells},
-            "complete": [text for text, cells in following if len(cells) == depth]}
+    going_on = [(text, cells) for text, cells in following if len(cells) > depth]
+    made = text_so_far(*following[0], depth) if following else ""
+    return {"next": {name: spots[name] for name in sorted({cells[depth] for _, cells in going_on})},
+            "complete": [text for text, cells in following if len(cells) == depth],
+            "made": made, "at": {name: spots[name] for name in chosen if name in spots},
+            "prompt": position.step_prompt(made, [text for text, _ in going_on]) if going_on
+            else ""}
 
 
 # The moves of the last few positions asked about, by position and moves played.
@@ -180,7 +202,7 @@ def state(seat: Seat, token: str | None, flipped: bool) -> dict[str, Any]:
             "to_move": None if position is None or over else COLOUR_NAMES[position.to_move],
             "your_turn": your_turn,
             "board": None if position is None else svg(position, moves[-1] if moves else None,
-                                                       flipped, with_caption=True),
+                                                       flipped),
             "choices": choices(position, [], flipped) if your_turn else None,
             "clocks": list(seat.clocks),
             "running": None if running is None else COLOUR_NAMES[running],
@@ -226,6 +248,8 @@ _BODY = """
   </section>
   <section id="panel">
     <p id="status" role="status"></p>
+    <p id="prompt" aria-live="polite"><span id="made"></span> <span id="step"></span></p>
+    <button id="play-here" hidden>play here</button>
     <p id="message" role="alert"></p>
     <div id="complete"></div>
     <form id="typed"><input id="typed-move" autocomplete="off" placeholder="or type a move">
@@ -268,10 +292,11 @@ ROUTES = {
 LIMITS = Limits(body=MAX_BODY, connections=32)
 
 
-def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]], limits: Limits
-             ) -> type[GatedHandler]:
+def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]], limits: Limits,
+             redraw: float) -> type[GatedHandler]:
     """The request handler class for one seat; ``allowed_hosts()`` gives the ``Host`` values
-    (``127.0.0.1:PORT``, ``localhost:PORT``) this server answers to."""
+    (``127.0.0.1:PORT``, ``localhost:PORT``) this server answers to; a request for the state
+    waits up to ``redraw`` seconds for a change."""
     page = _page()
 
     class Handler(GatedHandler):
@@ -291,7 +316,7 @@ def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]], limits: Limits
                 self.send(HTTPStatus.OK, page, "text/html; charset=utf-8")
             elif path == "/state":
                 if query["since"] is not None:
-                    seat.wait_for_change(query["since"], LONG_POLL)
+                    seat.wait_for_change(query["since"], redraw)
                 self.send_json(state(seat, query["token"], query["flipped"]))
             elif path in ("/choices", "/why"):
                 self._cells(path, query)
@@ -341,11 +366,13 @@ def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]], limits: Limits
 
 class SeatServer:
     """The page of ``seat`` served on 127.0.0.1 at ``port`` (0: any free port) from a daemon
-    thread, within ``limits``; raises ``OSError`` when the port cannot be bound."""
+    thread, within ``limits``, redrawn at least every ``redraw`` seconds; raises ``OSError`` when
+    the port cannot be bound."""
 
-    def __init__(self, seat: Seat, port: int = 0, limits: Limits = LIMITS) -> None:
+    def __init__(self, seat: Seat, port: int = 0, limits: Limits = LIMITS,
+                 redraw: float = REDRAW) -> None:
         self.seat = seat
-        self.httpd = GatedServer((LOOPBACK, port), _handler(seat, self._hosts, limits))
+        self.httpd = GatedServer((LOOPBACK, port), _handler(seat, self._hosts, limits, redraw))
         self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.1,),
                                         name="seat server", daemon=True)
         self._thread.start()

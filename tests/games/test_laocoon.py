@@ -635,5 +635,10 @@ def drawn_pieces(position, colour: int) -> set[str]:
 # person must have made.
 # The random variant: its layout is drawn by the referee; a placement that could be
 # followed by a swap is chosen with the page's button.
-PLAY_BY_CLICKS = (["--max-moves", "12", "--option", "variant=random"], r"^[a-h]\d$|-.*\+",
-                  [r"^[a-h]\d$", r"-[a-h]\d\+"])
+# laoCoon's moves naming a cell twice: black's swap on the space just placed on, and a disc put
+# back on the space the ring just left.
+REPEATS = (r"^([a-h]\d)\+\1=", r"^([a-h]\d)-[a-h]\d\+\1$")
+# The random variant, on a layout where the game lasts long enough for both of REPEATS.
+PLAY_BY_CLICKS = (["--max-moves", "30", "--option", "variant=random", "--option",
+                   "layout=pbbpybybyypypyopbybypbpoypybyooobypbybpoooyooobpppooypopybboobbp"],
+                  [*REPEATS, r"^[a-h]\d$|-.*\+"], [r"^[a-h]\d$", r"-[a-h]\d\+", *REPEATS])

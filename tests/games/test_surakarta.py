@@ -452,4 +452,4 @@ def drawn_pieces(position, colour: int) -> set[str]:
 # How tests/report/test_play.py plays a whole game by clicks: the command's settings (a small
 # board, a move limit), a pattern of the moves it prefers, and patterns of the kinds of move the
 # person must have made.
-PLAY_BY_CLICKS = (["--max-moves", "30"], r"x", [r"x"])
+PLAY_BY_CLICKS = (["--max-moves", "60"], r"x", [r"x"])

@@ -3,8 +3,8 @@ over real HTTP on 127.0.0.1, with the referee's own game loop and an in-process 
 on the other side (no browser: ``tests/report/test_play.py`` clicks through real games).
 
 What the page sends that the referee must not take is refused, logged and never applied: a
-forged or illegal move, a move for a stale ply or out of turn, a second tab, a request for
-another host or from another site, a body that is not JSON. A takeback goes through ``undo``
+forged or illegal move, a move for a stale ply or out of turn, a tab that no longer holds the
+seat, a request for another host or from another site, a body that is not JSON. A takeback goes through ``undo``
 on both sides, and the record holds the game as it was finally played.
 """
 
@@ -108,7 +108,6 @@ def test_bad_input_from_the_page_is_refused_logged_and_never_applied(table, capl
         page.move("z9", 0),                         # not a square
         page.move("a1-a2", 5),                      # a stale (or future) ply
         page.move("a1-a2", 0, token="forged"),      # not the tab holding the seat
-        page.call("POST", "/claim", {}),            # a second tab
         page.call("POST", "/move", raw=b"{not json"),
         page.call("POST", "/move", raw=b"x" * 5000),
         page.call("POST", "/move", {"token": page.token, "ply": 0, "move": "a1-a2"},
@@ -117,7 +116,7 @@ def test_bad_input_from_the_page_is_refused_logged_and_never_applied(table, capl
                   headers={"Origin": "http://evil.example"}),
         page.call("POST", "/takeback", {"token": page.token, "ply": 0}),  # nothing to take back
     ]
-    assert [status for status, _ in refusals] == [409] * 6 + [400, 413, 400, 400, 409]
+    assert [status for status, _ in refusals] == [409] * 5 + [400, 413, 400, 400, 409]
     assert "a1-b1: " in refusals[0][1]["error"]   # the rules' own reason
     assert all(answer["error"] for _, answer in refusals)
     assert len([record for record in caplog.records if record.name == "referee.seat"]) \
@@ -165,15 +164,33 @@ def test_resigning_and_leaving(table):
     assert (records[0].result, records[0].termination.value) == ("W+", "resign")
 
 
-def test_a_person_who_leaves_resigns(monkeypatch, table):
+def test_the_page_opened_last_takes_the_seat_and_the_game_goes_on(table):
+    """A tab that lost the seat (another was opened: a reload, a browser restarted after a
+    crash) watches and may not move; the new one plays on, with the clock as it stands."""
     seat, page, records = table
-    monkeypatch.setattr("referee.play.human.GRACE", 0.2)
     page.my_turn()
+    old = Page(page.port)
+    old.token = page.token
+    page.claim()
+    assert old.state()["holder"] is False and page.state()["your_turn"]
+    assert old.move("a1-a2", 0)[0] == 409
+    assert page.move("a1-a2", 0) == (200, {"move": "a1-a2"})
+    assert page.my_turn(0)["ply"] == 2 and records == []
+
+
+def test_a_person_away_longer_than_allowed_resigns(table):
+    """The last page closes: the person is away; a page opened in time takes the seat back,
+    and once no page has been open for ``away`` seconds, the person resigns."""
+    seat, page, records = table
+    seat.away = 0.5
+    page.my_turn()
+    assert page.call("POST", "/leave", {"token": page.token}) == (200, {})
+    page.claim()  # back in time: the game goes on
+    time.sleep(0.8)
+    assert records == [] and page.state()["your_turn"]
     assert page.call("POST", "/leave", {"token": page.token}) == (200, {})
     wait_for(lambda: records, 10, what="the game's record")
     assert records[0].termination.value == "resign"
-    # Its page gone, another tab may take the seat.
-    assert page.call("POST", "/claim", {})[0] == 200
 
 
 def test_the_seat_answers_the_protocol_with_the_rules():
@@ -198,7 +215,10 @@ def test_clicks_are_explained_by_the_rules():
     position = find_game("breakthrough")({}, (4, 5)).initial_position()  # white moves first
     assert sorted(choices(position, [])["next"]) == ["a2", "b2", "c2", "d2"]
     assert sorted(choices(position, ["a2"])["next"]) == ["a3", "b3"]
-    assert choices(position, ["a2", "b3"]) == {"next": {}, "complete": ["a2-b3"]}
+    assert choices(position, ["a2", "b3"])["next"] == {}
+    assert choices(position, ["a2", "b3"])["complete"] == ["a2-b3"]
+    assert [choices(position, cells)["prompt"] for cells in ([], ["a2"])] == [
+        "choose a piece to move", "choose where it goes"]
     assert why_not(position, ["a2", "a4"]).startswith("a2-a4: ")
     assert why_not(position, ["a5"]) == "a5: no legal move starts there"
 
@@ -216,7 +236,41 @@ def test_a_compound_move_is_its_cells_in_order():
     assert step in choices(position, [ring])["next"]
     after_step = choices(position, [ring, step])
     assert disc in after_step["next"] and after_step["complete"] == []
-    assert choices(position, [ring, step, disc]) == {"next": {}, "complete": [text]}
+    assert after_step["made"] == f"{ring}-{step}"
+    assert after_step["prompt"].startswith("place the ") and "disc you receive" in \
+        after_step["prompt"]
+    made = choices(position, [ring, step, disc])
+    assert made["next"] == {} and made["complete"] == [text]
+
+
+def test_a_move_may_name_a_cell_twice():
+    """laoCoon's black swap on the space just placed on (``b5+b5=a6``), and a disc put back on
+    the space the ring just left (``d3-e3+d3``): each cell offered again after itself."""
+    position = laocoon_until(r"([a-h]\d)\+\1=[a-h]\d", variant="random")
+    space = next(iter(choices(position, [])["next"]))
+    place = choices(position, [space])
+    assert space in place["next"] and place["complete"] == [space]
+    assert place["prompt"] == "you may swap two discs: choose the first space"
+    swap = choices(position, [space, space])
+    assert swap["made"] == f"{space}+{space}"
+    assert swap["prompt"].startswith("choose the space to swap it with")
+    other = next(iter(swap["next"]))
+    assert choices(position, [space, space, other])["complete"] == [f"{space}+{space}={other}"]
+    position = laocoon_until(r"([a-h]\d)-[a-h]\d\+\1")
+    back = next(text for text in position.legal_move_texts()
+                if re.fullmatch(r"([a-h]\d)-[a-h]\d\+\1", text))
+    ring, step = back[:2], back[3:5]
+    assert ring in choices(position, [ring, step])["next"]
+    assert choices(position, [ring, step, ring])["complete"] == [back]
+
+
+def laocoon_until(pattern: str, **options: str):
+    """A laoCoon game played at random until some legal move's text matches ``pattern``."""
+    position = find_game("laocoon")(options).initial_position()
+    rng = random.Random(3)
+    while not any(re.fullmatch(pattern, text) for text in position.legal_move_texts()):
+        position.play(position.parse_move(rng.choice(position.legal_move_texts())))
+    return position
 
 
 def test_a_person_takes_a_seat_in_a_match(tmp_path):
@@ -271,7 +325,9 @@ def test_the_engines_view_is_shown_until_the_next_move(table):
 
 @pytest.mark.parametrize("words, expected", [
     (["--engine", "nosuchprog"], "engine 2 (nosuchprog) cannot start: 'nosuchprog' not found"),
-    (["--engine", "cat", "--name", "cat"], "--name 'cat' is the engine's name too"),
+    (["--engine", f"{sys.executable} -m protocol.cli --algorithm greedy",
+      "--name", "olympiad-greedy 0.1.0"],
+     "--name 'olympiad-greedy 0.1.0' is the engine's name too"),
     (["--engine", "cat", "--boardsize", "9"], "loa is played on a fixed board"),
 ])
 def test_play_refuses_a_bad_command_line_in_one_line_before_anything_starts(

@@ -1,13 +1,15 @@
-"""A person plays the random engine in a real browser, in each of the ten games.
+"""A person plays the greedy engine in a real browser, in each of the ten games.
 
-``olympiad-referee play`` runs as a process with the random engine; Debian's headless Chromium
+``olympiad-referee play`` runs as a process with the greedy engine; Debian's headless Chromium
 opens its page and plays a whole game by clicks (small boards where the game allows, a move
 limit where it would be long). The test chooses each move with the rules, preferring the
-compound kinds (captures, Surakarta's loop captures, laoCoon's ring step with its disc and its
-placements, Argon's two stones, Kolem's placements and steps, Cookie Disco's rolls, a domino),
-then clicks the cells that move names, one by one, where the page marks them: the page only
-offers what the server's rules allow. Then the game's SGF record and results row are checked
-against the rules, and the engine process must be gone with the command.
+compound kinds (captures, Surakarta's loop captures, laoCoon's ring step with its disc, moves
+that name a cell twice and placements, Argon's two stones, Kolem's placements and steps, Cookie
+Disco's rolls, a domino), then clicks the cells that move names, one by one, where the page
+marks them: the page only offers what the server's rules allow, and says at each step what the
+next click asks for and what the move is so far. In each game one move is left half made
+across a redraw of the page, and goes on. Then the game's SGF record and results row are
+checked against the rules, and the engine process must be gone with the command.
 """
 
 from __future__ import annotations
@@ -40,15 +42,21 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium found (chromium, chromium-browser or google-chrome "
                              "on PATH); .ci/run installs Debian's chromium")
 
-RANDOM_ENGINE = f"{sys.executable} -m protocol.cli --algorithm random --seed 7"
+ENGINE = f"{sys.executable} -m protocol.cli --algorithm greedy --seed 7"
+ENGINE_NAME = "olympiad-greedy 0.1.0"  # its name and version, as it answers them
+BAD_ENGINE = Path(__file__).resolve().parent.parent / "referee" / "bad_engine.py"
+# The page redraws this often (seconds), so that a move may be left half made across a redraw.
+REDRAW = 0.3
 # How a game is played by clicks when its test module (tests/games/test_NAME.py) does not say
 # (PLAY_BY_CLICKS): as it comes, with a move limit, any move, no kind of move required.
 PLAIN_CLICKS = (["--max-moves", "30"], "", [])
 
 
-def play_by_clicks(game: str) -> tuple[list[str], str, list[str]]:
-    """How a whole game of ``game`` is played by clicks: the command-line settings, a pattern
-    of the moves the test prefers, and patterns of the kinds of move the person must make."""
+def play_by_clicks(game: str) -> tuple[list[str], str | list[str], list[str]]:
+    """How a whole game of ``game`` is played by clicks: the command-line settings (a small
+    board where the game has one, a move limit where a game would be long), the moves the test
+    prefers (a pattern on the move text, or several: the first that some legal move matches),
+    and patterns of the kinds of move the person must make by clicks."""
     return getattr(game_tests(game), "PLAY_BY_CLICKS", PLAIN_CLICKS)
 
 
@@ -62,11 +70,12 @@ def browser():
 class PlayCommand:
     """``olympiad-referee play`` as a process, its page's address read from what it prints."""
 
-    def __init__(self, out: Path, game: str, *extra: str) -> None:
+    def __init__(self, out: Path, game: str, *extra: str, engine: str = ENGINE) -> None:
         self.out = out
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee", "play", "--game", game, "--engine", RANDOM_ENGINE,
-             "--no-browser", "--out", str(out), "--time", "120", *extra],
+            [sys.executable, "-m", "referee", "play", "--game", game, "--engine", engine,
+             "--no-browser", "--out", str(out), "--time", "120", "--redraw", str(REDRAW),
+             "--away", "1", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
             preexec_fn=interruptible)
         line = self.process.stderr.readline()
@@ -129,20 +138,56 @@ def wait_for_turn(browser: Browser, after: int) -> dict:
     return page_state(browser)
 
 
-def click_move(browser: Browser, position, text: str) -> bool:
+def expected_words(position, cells_of, chosen: list[str]) -> tuple[str, str]:
+    """What the page should say once ``chosen`` are clicked: the move so far and the prompt
+    (the rules' words for the next click, and the moves the cells already make)."""
+    following = [text for text in position.legal_move_texts()
+                 if cells_of(text)[:len(chosen)] == chosen]
+    going_on = [text for text in following if len(cells_of(text)) > len(chosen)]
+    ready = [text for text in following if len(cells_of(text)) == len(chosen)]
+    made = ""
+    if chosen:
+        end = 0
+        for name in chosen:
+            end = following[0].index(name, end) + len(name)
+        made = following[0][:end]
+    words = position.step_prompt(made, going_on) if going_on else ""
+    if ready:
+        words = f"{words}, or play {' or '.join(ready)}" if words else f"play {ready[0]}"
+    if chosen:
+        words += " (Escape or a click beside the board starts again)"
+    return (f"{made} …" if made else ""), words
+
+
+def redrawn(browser: Browser) -> None:
+    """Wait until the page has drawn the board again with no change in the game."""
+    browser.evaluate("window.before = document.querySelector('#board svg')")
+    until(browser, "document.querySelector('#board svg') !== window.before", 5 * REDRAW + 5)
+
+
+def click_move(browser: Browser, position, text: str, pause: bool = False) -> bool:
     """Make the move ``text`` on the page: click each cell it names where the page marks it,
-    then the move's button if the cells leave a choice; whether it took the button."""
+    checking what the page says at each step, then the move's button if the cells leave a
+    choice; whether it took the button. ``pause``: after the first cell of a move with more
+    to come, wait for the page to redraw (the move must survive it)."""
     geometry = board_geometry(position)
 
     def cells_of(move: str) -> list[str]:
         return [geometry.name(cell) for cell in geometry.cells_in(move) if cell is not None]
 
+    def says(chosen: list[str]) -> None:
+        made, words = expected_words(position, cells_of, chosen)
+        assert browser.evaluate("[document.getElementById('made').textContent, "
+                                "document.getElementById('step').textContent]") == [made, words]
+
     cells = cells_of(text)
     # The page marks exactly the cells that begin a legal move.
+    until(browser, "document.querySelector('#board .spot.next') !== null")
     offered = browser.evaluate("[...document.querySelectorAll('#board .spot.next')]"
                                ".map((spot) => spot.dataset.at)")
     assert sorted(offered) == sorted({cells_of(move)[0] for move in position.legal_move_texts()
                                       if cells_of(move)})
+    says([])
     for index, cell in enumerate(cells):
         selector = f'#board .spot.next[data-at="{cell}"]'
         assert browser.evaluate(f"!!document.querySelector({json.dumps(selector)})"), \
@@ -151,6 +196,17 @@ def click_move(browser: Browser, position, text: str) -> bool:
         chosen = " ".join(cells[:index + 1])
         until(browser, f"document.body.dataset.chosen === {json.dumps(chosen)} || "
                        f"page.state.ply !== {position.ply}")
+        done = index + 1 == len(cells) and not any(
+            len(cells_of(move)) > len(cells) and cells_of(move)[:len(cells)] == cells
+            for move in position.legal_move_texts())
+        if done:  # the page hands the move in at once
+            break
+        says(cells[:index + 1])
+        if pause and index == 0 and len(cells) > 1:
+            redrawn(browser)
+            assert browser.evaluate("document.body.dataset.chosen") == cells[0]
+            assert browser.evaluate("document.querySelectorAll('#board .spot.chosen').length") == 1
+            says(cells[:1])
     if browser.evaluate(f"page.state.ply === {position.ply}"):
         button = f'#complete button[data-move="{text}"]'
         until(browser, f"!!document.querySelector({json.dumps(button)}) || "
@@ -177,11 +233,15 @@ def drag(browser: Browser, origin: str, target: str) -> None:
                  clickCount=1)
 
 
-def choose(position, prefer: str, rng: random.Random) -> str:
-    """A legal move, of the preferred kind when there is one."""
+def choose(position, prefer: str | list[str], rng: random.Random) -> str:
+    """A legal move, of the preferred kind when there is one (the first kind some move is of,
+    given several)."""
     texts = position.legal_move_texts()
-    preferred = [text for text in texts if re.search(prefer, text)]
-    return rng.choice(preferred or texts)
+    for pattern in [prefer] if isinstance(prefer, str) else prefer:
+        preferred = [text for text in texts if re.search(pattern, text)]
+        if preferred:
+            return rng.choice(preferred)
+    return rng.choice(texts)
 
 
 def check_record(out: Path, played: list[str]) -> None:
@@ -224,13 +284,17 @@ def test_a_whole_game_by_clicks(browser, tmp_path, game):
         state = wait_for_turn(browser, -1)
         engine = command.descendants()
         assert engine  # the engine and its keeper
-        buttons = 0
+        assert browser.evaluate("page.state.players").count(ENGINE_NAME) == 1
+        paused = False
         while not state["ended"]:
             position = game_of_page(browser)
             text = choose(position, prefer, rng)
-            buttons += click_move(browser, position, text)
+            pause = not paused and len(board_geometry(position).cells_in(text)) > 1
+            click_move(browser, position, text, pause)
+            paused |= pause
             state = wait_for_turn(browser, position.ply)
             assert state["moves"][position.ply] == text
+        assert paused
         assert browser.errors == []
     finally:
         browser.open("about:blank")
@@ -242,8 +306,6 @@ def test_a_whole_game_by_clicks(browser, tmp_path, game):
     mine = state["moves"][first != BLACK::2]  # the person plays black
     for kind in kinds:
         assert any(re.search(kind, text) for text in mine), (kind, mine)
-    if game == "laocoon":  # black's second ring might have been followed by a swap
-        assert buttons == 1
 
 
 def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp_path):
@@ -267,6 +329,10 @@ def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp
         until(browser, "document.body.dataset.chosen === 'a2'")
         browser.click('#board [data-square="a4"]')
         until(browser, "document.getElementById('message').textContent.startsWith('a2-a4: ')")
+        # The half-made move stays until Escape starts the move again.
+        assert browser.evaluate("document.body.dataset.chosen") == "a2"
+        browser.key("Escape", 27)
+        until(browser, "document.body.dataset.chosen === ''")
         browser.evaluate("document.getElementById('typed-move').value = 'b2-b4'")
         browser.click("#typed button")
         until(browser, "document.getElementById('message').textContent.startsWith('b2-b4: ')")
@@ -304,7 +370,7 @@ def test_the_page_refuses_flips_takes_back_resigns_and_starts_again(browser, tmp
     assert not command.descendants()
     rows = rows_written(command.out)
     assert [(row["white"], row["result"], row["termination"]) for row in rows] == [
-        ("human", "B+", "resign"), (RANDOM_ENGINE, "W+", "resign")]
+        ("human", "B+", "resign"), (ENGINE_NAME, "W+", "resign")]
     assert rows[0]["moves"][0] == "b2-b3" and len(rows[0]["moves"]) == 2
 
 
@@ -334,3 +400,35 @@ def test_the_engine_is_gone_when_the_page_or_the_command_closes_mid_game(browser
     assert command.process.returncode == (0 if how == "page closed" else 130), errors
     row = json.loads((command.out / "results.jsonl").read_text())
     assert (row["termination"], row["reason"]) == ("resign", "black resigned")
+
+
+def test_a_release_is_judged_in_the_position_the_press_was_made_in(browser, tmp_path):
+    """The button goes down on a piece while the engine thinks and comes up on another after
+    the engine has moved: a cell that may begin a move now, but the press was made in the
+    position before, so nothing is chosen."""
+    slow = f"{sys.executable} {BAD_ENGINE} --stall genmove=1.5"
+    command = PlayCommand(tmp_path / "out", "breakthrough", "--boardsize", "4x5", engine=slow)
+
+    def middle(square: str) -> list[float]:
+        return browser.evaluate(f"(() => {{ const r = document.querySelector("
+                                f"'#board [data-square=\"{square}\"]').getBoundingClientRect(); "
+                                f"return [r.x + r.width / 2, r.y + r.height / 2]; }})()")
+    errors = len(browser.errors)
+    try:
+        browser.open(command.url)
+        until(browser, "page.state && page.state.to_move === 'white'")  # the engine thinks
+        x, y = middle("a4")
+        browser.send("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left",
+                     clickCount=1)
+        wait_for_turn(browser, 0)
+        x, y = middle("b4")
+        assert browser.evaluate("!!document.querySelector('#board .spot.next[data-at=\"b4\"]')")
+        browser.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, button="left")
+        browser.send("Input.dispatchMouseEvent", type="mouseReleased", x=x, y=y, button="left",
+                     clickCount=1)
+        browser.evaluate("page.pending")
+        assert browser.evaluate("document.body.dataset.chosen") == ""
+        assert browser.errors[errors:] == []
+    finally:
+        browser.open("about:blank")
+        command.stop()
