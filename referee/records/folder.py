@@ -17,6 +17,12 @@ raises :class:`WriteFailed`, which stops the run with one line; the same command
 The referee writes only real files in its folder: a symbolic link in the place of one of them
 is refused (:class:`FolderRefused`), never followed.
 
+No text can make writing a record fail: every text written in the folder is encoded by
+:func:`encoded`, which first replaces what cannot be written or should not be (a lone surrogate,
+a control character: :func:`referee.inbound.printable`), wherever the text came from (an
+engine's name or error, a participant's reason, a person's name, a command line). JSON is written
+with ``ensure_ascii=False`` so that such a character reaches it as itself, not as an escape.
+
 :func:`lock_folder` takes an exclusive ``flock`` on ``.lock`` in the folder: the kernel drops
 it when the process ends, however it ends, so a killed referee never leaves a stale lock.
 """
@@ -32,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
+from ..inbound import printable
 from ..text import parse_anchor, sprt_values
 from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY
 from .analysis import from_row, sgf_value
@@ -78,12 +85,22 @@ class WriteFailed(OSError):
         self.path = path
 
 
+def encoded(text: str) -> bytes:
+    """``text`` as the UTF-8 of a record, each lone surrogate and control character (but tab
+    and newline) replaced by U+FFFD: this never fails, whatever ``text`` holds.
+
+    >>> encoded("boom \\udc80\\x1b[2J")
+    b'boom \\xef\\xbf\\xbd\\xef\\xbf\\xbd[2J'
+    """
+    return printable(text).encode("utf-8")
+
+
 def write_atomic(path: Path, data: str | bytes, durable: bool = False) -> None:
-    """Replace ``path`` with ``data`` whole: written to a temporary file beside it, then renamed
-    over it, so that a reader or a crash sees the old file or the new one. ``durable`` also
-    flushes the file and its folder to the disk (``fsync``), for files holding finished results.
-    Raises :class:`WriteFailed`, leaving ``path`` as it was."""
-    content = data.encode("utf-8") if isinstance(data, str) else data
+    """Replace ``path`` with ``data`` whole (text :func:`encoded`): written to a temporary file
+    beside it, then renamed over it, so that a reader or a crash sees the old file or the new
+    one. ``durable`` also flushes the file and its folder to the disk (``fsync``), for files
+    holding finished results. Raises :class:`WriteFailed`, leaving ``path`` as it was."""
+    content = encoded(data) if isinstance(data, str) else data
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
@@ -231,7 +248,7 @@ class ResultsFile:
     def append(self, row: dict[str, Any]) -> None:
         """Add the row of a finished game and put it on the disk at once; raises
         :class:`WriteFailed` (a line cut short by it is cut off by the next run)."""
-        line = (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
+        line = encoded(json.dumps(row, ensure_ascii=False) + "\n")
         with self._lock:
             try:
                 _write_all(self._descriptor, line)
@@ -362,13 +379,16 @@ def check_settings(out: Path, settings: Mapping[str, Any],
 
     A key whose value is ``None`` in ``settings`` is taken from the saved ones (the seed, when
     the command line gives none); in a new folder, from ``defaults``, and the result is saved.
+    The settings are compared and returned as the file holds them (:func:`as_recorded`), so
+    that a name the file could not hold as given still resumes.
     """
     path = out / SETTINGS_NAME
     saved = saved_settings(out)
+    settings = as_recorded(settings)
     if saved is None:
         fresh = {key: defaults.get(key) if value is None else value
                  for key, value in settings.items()}
-        write_atomic(path, json.dumps(fresh, indent=2) + "\n", durable=True)
+        write_atomic(path, json.dumps(fresh, indent=2, ensure_ascii=False) + "\n", durable=True)
         return fresh
     missing = [key for key in defaults if key not in saved]
     if missing:
@@ -379,6 +399,15 @@ def check_settings(out: Path, settings: Mapping[str, Any],
         raise SettingsMismatch(f"{out} holds a match with other settings: {differ}; "
                                f"use another --out, or the same settings to resume")
     return saved
+
+
+def as_recorded(value: Any) -> Any:
+    """``value`` (JSON data) as a record of it reads back: its text :func:`encoded`.
+
+    >>> as_recorded({"name": "Ev\\udcffil", "size": (3, 5)})
+    {'name': 'Ev\ufffdil', 'size': [3, 5]}
+    """
+    return json.loads(encoded(json.dumps(value, ensure_ascii=False)))
 
 
 def write_summary(out: Path, summary: Mapping[str, Any]) -> None:
