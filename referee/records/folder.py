@@ -20,8 +20,9 @@ is refused (:class:`FolderRefused`), never followed.
 No text can make writing a record fail: every text written in the folder is encoded by
 :func:`encoded`, which first replaces what cannot be written or should not be (a lone surrogate,
 a control character: :func:`referee.inbound.printable`), wherever the text came from (an
-engine's name or error, a participant's reason, a person's name, a command line). JSON is written
-with ``ensure_ascii=False`` so that such a character reaches it as itself, not as an escape.
+engine's name or error, a participant's reason, a person's name, a command line); JSON records
+are made of values that went through the same replacement first (:func:`json_record`), so that
+what they hold is printable too once read back.
 
 :func:`lock_folder` takes an exclusive ``flock`` on ``.lock`` in the folder: the kernel drops
 it when the process ends, however it ends, so a killed referee never leaves a stale lock.
@@ -248,7 +249,7 @@ class ResultsFile:
     def append(self, row: dict[str, Any]) -> None:
         """Add the row of a finished game and put it on the disk at once; raises
         :class:`WriteFailed` (a line cut short by it is cut off by the next run)."""
-        line = encoded(json.dumps(row, ensure_ascii=False) + "\n")
+        line = encoded(json_record(row) + "\n")
         with self._lock:
             try:
                 _write_all(self._descriptor, line)
@@ -388,7 +389,7 @@ def check_settings(out: Path, settings: Mapping[str, Any],
     if saved is None:
         fresh = {key: defaults.get(key) if value is None else value
                  for key, value in settings.items()}
-        write_atomic(path, json.dumps(fresh, indent=2, ensure_ascii=False) + "\n", durable=True)
+        write_atomic(path, json_record(fresh, indent=2) + "\n", durable=True)
         return fresh
     missing = [key for key in defaults if key not in saved]
     if missing:
@@ -402,17 +403,31 @@ def check_settings(out: Path, settings: Mapping[str, Any],
 
 
 def as_recorded(value: Any) -> Any:
-    """``value`` (JSON data) as a record of it reads back: its text :func:`encoded`.
+    """``value`` (JSON data) as a record holds it: every text in it printable
+    (:func:`referee.inbound.printable`), tuples as lists. JSON records are written from this,
+    since JSON would escape a control character out of :func:`encoded`'s sight.
 
-    >>> as_recorded({"name": "Ev\\udcffil", "size": (3, 5)})
-    {'name': 'Ev\ufffdil', 'size': [3, 5]}
+    >>> as_recorded({"name": "Ev\\udcffil\\x1b[2J", "size": (3, 5)})
+    {'name': 'Ev\ufffdil\ufffd[2J', 'size': [3, 5]}
     """
-    return json.loads(encoded(json.dumps(value, ensure_ascii=False)))
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, Mapping):
+        return {as_recorded(key): as_recorded(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_recorded(item) for item in value]
+    return value
+
+
+def json_record(value: Any, indent: int | None = None) -> str:
+    """``value`` as the JSON text of a record (:func:`as_recorded`; every script as itself, not
+    as ASCII escapes)."""
+    return json.dumps(as_recorded(value), ensure_ascii=False, indent=indent)
 
 
 def write_summary(out: Path, summary: Mapping[str, Any]) -> None:
     """Rewrite ``summary.json`` whole: a reader never sees half of it."""
-    write_atomic(out / SUMMARY_NAME, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(out / SUMMARY_NAME, json_record(summary, indent=2) + "\n")
 
 
 def lock_folder(out: Path) -> IO[str]:
