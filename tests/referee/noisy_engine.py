@@ -61,7 +61,7 @@ def serve(command: str, folder: Path) -> None:
         words = clean_line(line).split()
         payload = next_payload(folder) if words[:1] == [command] else None
         if payload is not None:
-            text = (answer or "").strip().partition(" ")[2] if answer else ""
+            text = answer.strip().partition(" ")[2] if answer else ""
             sys.stderr.buffer.write(payload)
             sys.stderr.buffer.flush()
             out.write(payload.replace(b"{answer}", text.encode()))
