@@ -9,7 +9,9 @@ one-line message says what was wrong; the caller decides what that costs the sen
 login, a forfeit, an HTTP 400).
 
 :func:`printable` is the other half: text the project writes out that came from outside, made
-safe to write whatever it holds.
+safe to write whatever it holds. :func:`lenient_text` reads the bytes of a peer that is forgiven
+what it writes (an engine's answers and standard error) as printable text instead of refusing
+them.
 
 >>> load_json(b'{"move": "a1", "n": [1, 2.5]}', max_bytes=100)
 {'move': 'a1', 'n': [1, 2.5]}
@@ -23,6 +25,8 @@ Traceback (most recent call last):
 referee.inbound.Refused: text holds a lone surrogate (not Unicode text)
 >>> printable("boom \\udc80\\x00!")
 'boom \\ufffd\\ufffd!'
+>>> lenient_text(b"= b1\\xed\\xa0\\x80\\xc0\\x80\\x1b[2J")
+'= b1\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd[2J'
 """
 
 from __future__ import annotations
@@ -88,6 +92,15 @@ def printable(text: str) -> str:
     """``text`` with every lone surrogate and control character (but tab and newline) replaced
     by U+FFFD: text from outside made safe for a record, a log line or a page."""
     return _UNPRINTABLE.sub("\ufffd", text)
+
+
+def lenient_text(data: bytes) -> str:
+    """``data`` as printable text whatever it holds: bytes that are not UTF-8 (encoded
+    surrogates, CESU-8, overlong forms such as modified UTF-8's ``\\xc0\\x80``) and every
+    control character but tab and newline become U+FFFD. For a peer forgiven its bytes, as the
+    referee forgives an engine (and an engine the referee: ``docs/protocol.md``), where
+    :func:`text_of` would refuse them."""
+    return printable(data.decode("utf-8", "replace"))
 
 
 def _check_depth(text: str, max_depth: int) -> None:

@@ -28,6 +28,7 @@ from typing import Any, Iterator, Sequence
 
 import click
 
+from ..inbound import printable
 from ..plan.adjudication import Adjudication
 from ..plan.schedule import plan
 from ..plan.setup import Opening, Setup
@@ -131,7 +132,10 @@ def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
     the engine calls itself (``name``, and ``version`` where it tells two apart:
     :func:`~referee.play.entrants.versioned_names`), else its program's file name; made unique
     (:func:`~referee.play.entrants.unique_names`). The program's path is kept out of names: the
-    served report shows them."""
+    served report shows them. Names reach the terminal, the records and the page, so they are
+    made printable (:func:`~referee.inbound.printable`) whatever the command line held."""
+    engines = [replace(spec, name=printable(spec.name)) for spec in engines]
+
     def asked(index: int, spec: EngineSpec) -> tuple[str, str] | str:
         earlier = saved[index] if index < len(saved) else None
         if isinstance(earlier, dict) and earlier.get("command") == spec.command \
@@ -147,7 +151,7 @@ def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
     for index, name in zip(fresh, versioned_names([answers[index] for index in fresh])):
         answers[index] = name
     names = [spec.name or answers[index] for index, spec in enumerate(engines)]
-    unique = unique_names(names, [spec.command for spec in engines])
+    unique = [printable(name) for name in unique_names(names, [spec.command for spec in engines])]
     final = [spec.name or unique[index] for index, spec in enumerate(engines)]
     for index, name in enumerate(final):
         if final.count(name) > 1:  # an asked name met a given one: number the asked one

@@ -17,6 +17,13 @@ the engine started when the engine ends or is stopped, so that nothing outlives 
 :class:`InProcessChannel` talks to an engine object in the same process, for fast tests; both
 read answers with the same :func:`parse_answer`.
 
+Whatever bytes an engine writes, the referee reads them as text through one gate
+(:func:`referee.inbound.lenient_text`): what is not UTF-8 and every control character but tab and
+newline become U+FFFD, so that an answer, a name or a line of standard error can always be
+written to a record, a log or a page. The engine is forgiven the bytes (its move is then
+judged like any other text); it is not forgiven an answer longer than ``max_answer`` bytes,
+which is all the channel ever holds of one.
+
 >>> parse_answer(b"=7 b1-b3")
 (True, 'b1-b3')
 >>> parse_answer(b"? illegal move: a1-a2")
@@ -39,6 +46,7 @@ import pexpect
 from protocol.gtp import QuitRequest
 
 from .. import wakeful
+from ..inbound import lenient_text
 from . import reaper
 
 # Seconds the keeper of an engine's processes has to kill them before it is killed itself.
@@ -88,13 +96,13 @@ def parse_answer(raw: bytes) -> tuple[bool, str]:
     match = _ANSWER_HEAD.fullmatch(raw)
     if match is None:
         raise IllFormedAnswer(f"not a GTP answer: {_first_line(raw)!r}")
-    text = (match.group(3) or b"").decode("utf-8", "replace").strip()
+    text = lenient_text(match.group(3) or b"").strip()
     return match.group(1) == b"=", text
 
 
 def _first_line(raw: bytes) -> str:
-    """The first line of ``raw`` as text, cut to 80 characters."""
-    return raw.strip(b"\n").split(b"\n", 1)[0][:80].decode("utf-8", "replace")
+    """The first line of ``raw`` as text, cut to 80 bytes."""
+    return lenient_text(raw.lstrip(b"\n")[:80].split(b"\n", 1)[0])
 
 
 def _success_or_failure(raw: bytes) -> str:
@@ -244,7 +252,7 @@ class EngineChannel(Channel):
         with self._stderr_lock:
             tail = bytes(self._stderr[-self.stderr_bytes:])
             self._stderr.clear()
-        return tail.decode("utf-8", "replace")
+        return lenient_text(tail)
 
     def send(self, command: str, deadline: float | None = None) -> str:
         return _success_or_failure(self.send_raw(command, deadline))
@@ -267,13 +275,14 @@ class EngineChannel(Channel):
         The wait wakes every :data:`wakeful.WAKE_SECONDS`: a command that talks to its engine
         in the main thread (``check``) then sees a Ctrl-C delivered to another of its threads
         at once, not when the engine answers or the answer's time runs out."""
-        buffer = self._pending
+        buffer = bytearray(self._pending.lstrip(b"\n"))  # grown in place, never copied whole
+        searched = 0  # the closing empty line is not before this
         while True:
-            buffer = buffer.lstrip(b"\n")
-            end = buffer.find(b"\n\n")
+            end = buffer.find(b"\n\n", searched)
             if end >= 0:
-                self._pending = buffer[end + 2:]
-                return buffer[:end]
+                self._pending = bytes(buffer[end + 2:])
+                return bytes(buffer[:end])
+            searched = max(0, len(buffer) - 1)
             if len(buffer) > self.max_answer:
                 raise IllFormedAnswer(f"answer longer than {self.max_answer} bytes")
             timeout = None if deadline is None else deadline - time.monotonic()
@@ -288,7 +297,8 @@ class EngineChannel(Channel):
                 raise ChannelClosed(f"the engine exited ({self._exit_status()})") from None
             except (OSError, ValueError):  # killed meanwhile by another thread
                 raise ChannelClosed("the engine was killed") from None
-            buffer += chunk.replace(b"\r", b"")
+            chunk = chunk.replace(b"\r", b"")
+            buffer += chunk if buffer else chunk.lstrip(b"\n")
 
     def _exit_status(self) -> str:
         self._wait_for_end(time.monotonic() + KEEPER_GRACE)  # its keeper has the status

@@ -17,6 +17,13 @@ raises :class:`WriteFailed`, which stops the run with one line; the same command
 The referee writes only real files in its folder: a symbolic link in the place of one of them
 is refused (:class:`FolderRefused`), never followed.
 
+No text can make writing a record fail: every text written in the folder is encoded by
+:func:`encoded`, which first replaces what cannot be written or should not be (a lone surrogate,
+a control character: :func:`referee.inbound.printable`), wherever the text came from (an
+engine's name or error, a participant's reason, a person's name, a command line); JSON records
+are made of values that went through the same replacement first (:func:`json_record`), so that
+what they hold is printable too once read back.
+
 :func:`lock_folder` takes an exclusive ``flock`` on ``.lock`` in the folder: the kernel drops
 it when the process ends, however it ends, so a killed referee never leaves a stale lock.
 """
@@ -32,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
+from ..inbound import printable
 from ..text import parse_anchor, sprt_values
 from .analysis import SGF_PROPERTY as ANALYSIS_PROPERTY
 from .analysis import from_row, sgf_value
@@ -78,12 +86,22 @@ class WriteFailed(OSError):
         self.path = path
 
 
+def encoded(text: str) -> bytes:
+    """``text`` as the UTF-8 of a record, each lone surrogate and control character (but tab
+    and newline) replaced by U+FFFD: this never fails, whatever ``text`` holds.
+
+    >>> encoded("boom \\udc80\\x1b[2J")
+    b'boom \\xef\\xbf\\xbd\\xef\\xbf\\xbd[2J'
+    """
+    return printable(text).encode("utf-8")
+
+
 def write_atomic(path: Path, data: str | bytes, durable: bool = False) -> None:
-    """Replace ``path`` with ``data`` whole: written to a temporary file beside it, then renamed
-    over it, so that a reader or a crash sees the old file or the new one. ``durable`` also
-    flushes the file and its folder to the disk (``fsync``), for files holding finished results.
-    Raises :class:`WriteFailed`, leaving ``path`` as it was."""
-    content = data.encode("utf-8") if isinstance(data, str) else data
+    """Replace ``path`` with ``data`` whole (text :func:`encoded`): written to a temporary file
+    beside it, then renamed over it, so that a reader or a crash sees the old file or the new
+    one. ``durable`` also flushes the file and its folder to the disk (``fsync``), for files
+    holding finished results. Raises :class:`WriteFailed`, leaving ``path`` as it was."""
+    content = encoded(data) if isinstance(data, str) else data
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
@@ -234,7 +252,7 @@ class ResultsFile:
     def append(self, row: dict[str, Any]) -> None:
         """Add the row of a finished game and put it on the disk at once; raises
         :class:`WriteFailed` (a line cut short by it is cut off by the next run)."""
-        line = (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
+        line = encoded(json_record(row) + "\n")
         with self._lock:
             try:
                 _write_all(self._descriptor, line)
@@ -367,13 +385,16 @@ def check_settings(out: Path, settings: Mapping[str, Any], defaults: Mapping[str
 
     A key whose value is ``None`` in ``settings`` is taken from the saved ones (the seed, when
     the command line gives none); in a new folder, from ``defaults``, and the result is saved.
+    The settings are compared and returned as the file holds them (:func:`as_recorded`), so
+    that a name the file could not hold as given still resumes.
     """
     path = out / SETTINGS_NAME
     saved = saved_settings(out)
+    settings = as_recorded(settings)
     if saved is None:
         fresh = {key: defaults.get(key) if value is None else value
                  for key, value in settings.items()}
-        write_atomic(path, json.dumps(fresh, indent=2) + "\n", durable=True)
+        write_atomic(path, json_record(fresh, indent=2) + "\n", durable=True)
         return fresh
     missing = [key for key in defaults if key not in saved]
     if missing:
@@ -388,9 +409,32 @@ def check_settings(out: Path, settings: Mapping[str, Any], defaults: Mapping[str
     return saved
 
 
+def as_recorded(value: Any) -> Any:
+    """``value`` (JSON data) as a record holds it: every text in it printable
+    (:func:`referee.inbound.printable`), tuples as lists. JSON records are written from this,
+    since JSON would escape a control character out of :func:`encoded`'s sight.
+
+    >>> as_recorded({"name": "Ev\\udcffil\\x1b[2J", "size": (3, 5)})
+    {'name': 'Ev\ufffdil\ufffd[2J', 'size': [3, 5]}
+    """
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, Mapping):
+        return {as_recorded(key): as_recorded(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_recorded(item) for item in value]
+    return value
+
+
+def json_record(value: Any, indent: int | None = None) -> str:
+    """``value`` as the JSON text of a record (:func:`as_recorded`; every script as itself, not
+    as ASCII escapes)."""
+    return json.dumps(as_recorded(value), ensure_ascii=False, indent=indent)
+
+
 def write_summary(out: Path, summary: Mapping[str, Any]) -> None:
     """Rewrite ``summary.json`` whole: a reader never sees half of it."""
-    write_atomic(out / SUMMARY_NAME, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(out / SUMMARY_NAME, json_record(summary, indent=2) + "\n")
 
 
 def lock_folder(out: Path, setting: str = "--out") -> IO[str]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from ..records.folder import (REPORT_NAME, RESULTS_NAME, GameRows, WriteFailed, engine_names,
-                              read_settings, sgf_path, write_atomic)
+from ..records.folder import (REPORT_NAME, RESULTS_NAME, GameRows, WriteFailed, encoded,
+                              engine_names, read_settings, sgf_path, write_atomic)
 from ..records.results import GameResult
 from ..stats import Tally, history, summary_of
 from ..stats.ratings import run_anchor
@@ -92,8 +92,8 @@ def append_to_games_list(out: Path, row: Mapping[str, Any]) -> None:
     one line, whatever its length."""
     path = out / GAMES_FILE
     try:
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(games_line(row))
+        with open(path, "ab") as handle:
+            handle.write(encoded(games_line(row)))
     except OSError as error:
         raise WriteFailed(path, error) from None
 

@@ -11,12 +11,19 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from referee.commands import cli
-from referee.play.channel import ChannelClosed, EngineChannel, GtpFailure, IllFormedAnswer
+from referee.play.channel import (
+    MAX_ANSWER_BYTES,
+    ChannelClosed,
+    EngineChannel,
+    GtpFailure,
+    IllFormedAnswer,
+)
 
 from ..processes import interruptible, wait_for
 from ..results import rows_written
@@ -75,6 +82,20 @@ def test_channel_bounds_what_it_buffers():
     with pytest.raises(IllFormedAnswer, match="longer than 10000"):
         channel.send("name", time.monotonic() + 20)
     channel.kill()
+
+
+def test_a_line_of_ten_megabytes_is_held_once_and_only_up_to_the_answer_limit():
+    channel = EngineChannel(f"{PYTHON} -c \"print('= ' + 'x' * (10 << 20), end='', flush=True); "
+                            f"input()\"")
+    tracemalloc.start()
+    try:
+        with pytest.raises(IllFormedAnswer, match=f"longer than {MAX_ANSWER_BYTES} bytes"):
+            channel.send("name", time.monotonic() + 20)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        channel.kill()
+    assert peak < 1.5 * MAX_ANSWER_BYTES  # the answer so far, one read and room to grow
 
 
 # --- misbehaving engines -----------------------------------------------------------------

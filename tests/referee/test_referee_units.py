@@ -88,6 +88,10 @@ class Scripted(Channel):
     (b"=", (True, "")), (b"= b1-b3", (True, "b1-b3")), (b"=12 b1-b3", (True, "b1-b3")),
     (b"? illegal move", (False, "illegal move")), (b"?3 x", (False, "x")),
     (b"=\na b\n1 2", (True, "a b\n1 2")),
+    # bytes that are no text, and control characters, each read as U+FFFD (a surrogate
+    # encoded as UTF-8, modified UTF-8's NUL, a byte that is never UTF-8, NUL, escape)
+    (b"= b1\xed\xa0\x80\xc0\x80\xff\x00\x1b[2J",
+     (True, "b1" + "\ufffd" * 8 + "[2J")),
 ])
 def test_parse_answer(raw, expected):
     assert parse_answer(raw) == expected
