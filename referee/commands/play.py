@@ -81,7 +81,7 @@ def seated(engines: Sequence[EngineSpec], port: int, browser: bool,
         raise click.UsageError("one person at a time: --engine human is given twice")
     seat = Seat(offers_new_games, away)
     try:
-        server = SeatServer(seat, port, redraw)
+        server = SeatServer(seat, port, redraw=redraw)
     except OSError as error:
         raise click.UsageError(f"cannot serve the page on port {port}: "
                                f"{error.strerror or error} (0 picks a free one)") from None
