@@ -1,6 +1,6 @@
-"""Fuzz the project's HTTP servers: N generated and mutated messages sent over 127.0.0.1 to real
+"""Fuzz the project's servers: N generated and mutated messages sent over 127.0.0.1 to real
 servers, counting the server deaths, the tracebacks on their standard error and the messages
-left without an HTTP answer or a clean close (all expected 0).
+left without an answer or a clean close (all expected 0).
 
     nice python3 scripts/fuzz_servers.py [--messages 100000] [--target play --target report]
         [--seed 1]
@@ -10,8 +10,10 @@ where it listens, the normal requests to mutate, its standard error, and the che
 still serves a normal request and that the game (or the run) goes on. ``play`` is
 ``olympiad-referee play`` with the random engine behind it and a game of 8x8 Domineering in
 progress, the person to move (their token held here, never sent in a fuzzed message);
-``report`` is ``olympiad-referee serve`` on the folder of a real two-game match. A new target
-(the event server, say) is one more function with ``@target("name")``.
+``report`` is ``olympiad-referee serve`` on the folder of a real two-game match; ``event`` is
+``olympiad-referee event``, a ladder in which two honest participants (real ``connect`` clients)
+play on while the fuzzer sends WebSocket messages at every stage of a connection (see
+:class:`EventFuzzer`). A new target is one more function with ``@target("name")``.
 
 A message is one of: a normal request mutated (bytes flipped, odd bytes inserted, slices cut
 or repeated, cut off); a request built from hostile parts (methods, traversing and odd paths,
@@ -44,6 +46,9 @@ from pathlib import Path
 from typing import Callable, ContextManager, Iterator
 from urllib.parse import quote
 
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import connect as websocket
+
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = shlex.quote(sys.executable)
 RANDOM_ENGINE = f"{PYTHON} -m protocol.cli --algorithm random --seed 7"
@@ -64,6 +69,9 @@ class Server:
     check: Callable[[], str | None]   # a normal request's problem, or None
     goes_on: Callable[[], str | None]  # the game's (or run's) problem, or None
     output: list[str] = field(default_factory=list)  # its standard error and output
+    # Sends one fuzzed message and says how it was answered; None: an HTTP request from
+    # :func:`message`, answered as :func:`send` says.
+    send_one: Callable[[random.Random], str] | None = None
 
     def tracebacks(self) -> int:
         return sum("Traceback" in line for line in self.output)
@@ -178,16 +186,24 @@ def play(folder: Path) -> Iterator[Server]:
                "--time", "86400"]
     with started(command, r"play at http://127\.0\.0\.1:(\d+)/") as (process, port, output):
         host = f"{LOOPBACK}:{port}"
-        token = request(port, host, "POST", "/claim", {})[1]["token"]
+        # The person's token; a fuzzed POST /claim may take the seat (the page opened last
+        # holds it), and then the person takes it back, as a reload of their page would.
+        seat = {"token": ""}
+
+        def claim() -> None:
+            seat["token"] = request(port, host, "POST", "/claim", {})[1]["token"]
 
         def state() -> dict:
-            status, answer = request(port, host, "GET", f"/state?token={token}")
+            status, answer = request(port, host, "GET", f"/state?token={seat['token']}")
             if status != 200:
                 raise RuntimeError(f"GET /state answered {status}")
             return answer
 
         def check() -> str | None:
             found = state()
+            if not found["holder"]:
+                claim()
+                found = state()
             return None if found["holder"] and found["ended"] is None else f"state: {found}"
 
         def goes_on() -> str | None:
@@ -197,7 +213,7 @@ def play(folder: Path) -> Iterator[Server]:
             position = find_game("domineering")({}, (8, 8)).position_after(found["moves"])
             move = position.legal_move_texts()[0]
             status, answer = request(port, host, "POST", "/move",
-                                     {"token": token, "ply": ply, "move": move})
+                                     {"token": seat["token"], "ply": ply, "move": move})
             if status != 200:
                 return f"the move {move} was refused: {answer}"
             deadline = time.monotonic() + 10
@@ -213,6 +229,7 @@ def play(folder: Path) -> Iterator[Server]:
             while not closing.wait(5):
                 _problem(check)
 
+        claim()
         deadline = time.monotonic() + 20
         while not state()["your_turn"] and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -259,6 +276,174 @@ def report(folder: Path) -> Iterator[Server]:
 
 
 # --- the messages ----------------------------------------------------------------------------
+
+@target("event")
+def event(folder: Path) -> Iterator[Server]:
+    """``olympiad-referee event``: a ladder of 5x5 Breakthrough in which Alpha and Beta (real
+    ``connect`` clients with the random engine) play on; the fuzzer holds Fuzz's token, and a
+    check logs in as Probe now and then. Wrong tokens never ban here (``failures`` is huge),
+    so that the fuzzer, on loopback like the honest clients, keeps every stage within reach."""
+    folder.mkdir(parents=True)
+    tokens = {name: f"token-of-{name.lower()}-0123456789" for name in EVENT_NAMES}
+    lines = ['name = "fuzz"', 'game = "breakthrough"', 'boardsize = "5"', 'format = "ladder"',
+             "games = 0", "time = 20", "grace = 1", "no-show = 1", 'out = "out"',
+             "[listen]", 'host = "127.0.0.1"', "port = 0", "[spectators]", "port = 0",
+             "[limits]", "failures = 1000000000"]
+    for name, token in tokens.items():
+        lines += ["[[participant]]", f'name = "{name}"', f'token = "{token}"']
+    (folder / "event.toml").write_text("\n".join(lines) + "\n")
+    command = [sys.executable, "-m", "referee", "event", str(folder / "event.toml")]
+    with started(command, r"participants connect to ws://127\.0\.0\.1:(\d+)/",
+                 from_stdout=True) as (
+            process, port, output):
+        url = f"ws://{LOOPBACK}:{port}/"
+        honest = [subprocess.Popen(
+            [sys.executable, "-m", "referee", "connect", url, "--token", tokens[name],
+             "--engine", RANDOM_ENGINE], cwd=REPO, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True) for name in ("Alpha", "Beta")]
+        fuzzer = EventFuzzer(url, port, tokens["Fuzz"])
+        results = folder / "out" / "results.jsonl"
+
+        def honest_games() -> list[dict]:
+            rows = [json.loads(line) for line in results.read_text().splitlines()
+                    if line.strip()] if results.exists() else []
+            return [row for row in rows if {row["black"], row["white"]} == {"Alpha", "Beta"}]
+
+        def check() -> str | None:
+            return EventFuzzer.logs_in(url, tokens["Probe"])
+
+        def goes_on() -> str | None:
+            """Alpha and Beta still finish games, each played out by the rules."""
+            before = len(honest_games())
+            deadline = time.monotonic() + 60
+            while len(honest_games()) == before and time.monotonic() < deadline:
+                time.sleep(0.2)
+            games = honest_games()
+            if len(games) == before:
+                return "Alpha and Beta finished no game in 60 s"
+            odd = [row for row in games if row["termination"] != "normal"]
+            return f"games between the honest clients ended otherwise: {odd[:2]}" if odd \
+                else None
+
+        try:
+            deadline = time.monotonic() + 30
+            while not honest_games() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            yield Server(port, f"{LOOPBACK}:{port}", process, [], check, goes_on, output,
+                         fuzzer.send)
+        finally:
+            fuzzer.close()
+            for client in honest:
+                client.kill()
+                client.wait()
+
+
+EVENT_NAMES = ("Alpha", "Beta", "Fuzz", "Probe")
+
+
+class EventFuzzer:
+    """Sends one fuzzed message to the event server at a time, at one of its stages: raw bytes
+    before (or instead of) the WebSocket handshake, a ``hello`` generated or mutated on a fresh
+    connection, or, logged in as Fuzz, an answer to the command the server sent (mutated) or a
+    message nobody asked for. Says how it went: ``closed`` (the server closed, as it should
+    after a refusal), ``login refused``, ``welcome``, ``sent``, an HTTP status, or a failure
+    (``silent``: no close within :data:`ANSWER_WAIT`; ``refused``: no connection)."""
+
+    def __init__(self, url: str, port: int, token: str) -> None:
+        self.url = url
+        self.port = port
+        self.token = token
+        self.session = None
+
+    def send(self, rng: random.Random) -> str:
+        kind = rng.random()
+        if kind < 0.15:
+            return send(self.port, rng.randbytes(rng.randrange(0, 2000)) if rng.random() < 0.5
+                        else mutated(rng, self.upgrade()))
+        if kind < 0.5:
+            return self.hello(rng)
+        return self.in_session(rng)
+
+    def upgrade(self) -> bytes:
+        return (f"GET / HTTP/1.1\r\nHost: {LOOPBACK}:{self.port}\r\nUpgrade: websocket\r\n"
+                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n").encode()
+
+    def hello(self, rng: random.Random) -> str:
+        hello = {"type": "hello", "token": self.token, "protocol": 1}
+        try:
+            with websocket(self.url, open_timeout=ANSWER_WAIT) as connection:
+                connection.send(json_message(rng, hello))
+                reply = json.loads(connection.recv(timeout=1.0))
+                return "welcome" if reply.get("type") == "welcome" else "login refused"
+        except TimeoutError:
+            return "slow"  # a wrong token's refusal waits: not waited for here
+        except (ConnectionClosed, InvalidHandshake):
+            return "closed"
+        except OSError:
+            return "refused"
+
+    def in_session(self, rng: random.Random) -> str:
+        try:
+            if self.session is None:
+                self.session = websocket(self.url, open_timeout=ANSWER_WAIT)
+                self.session.send(json.dumps({"type": "hello", "token": self.token,
+                                              "protocol": 1}))
+                if json.loads(self.session.recv(timeout=ANSWER_WAIT))["type"] != "welcome":
+                    return "login refused"
+            try:
+                command = json.loads(self.session.recv(timeout=0.01))
+            except TimeoutError:
+                command = None
+            answer = {"type": "answer", "id": command.get("id", 1) if command else 1,
+                      "text": "= a1", "think": 0.01}
+            self.session.send(json_message(rng, answer))
+            return "sent"
+        except (ConnectionClosed, InvalidHandshake, TimeoutError, ValueError):
+            self.close()
+            return "closed"
+        except OSError:
+            self.close()
+            return "refused"
+
+    def close(self) -> None:
+        if self.session is not None:
+            try:
+                self.session.close()
+            except (OSError, ConnectionClosed):
+                pass
+            self.session = None
+
+    @staticmethod
+    def logs_in(url: str, token: str) -> str | None:
+        """None when ``token`` is welcomed, else what happened."""
+        with websocket(url, open_timeout=ANSWER_WAIT) as connection:
+            connection.send(json.dumps({"type": "hello", "token": token, "protocol": 1}))
+            reply = json.loads(connection.recv(timeout=ANSWER_WAIT))
+        return None if reply["type"] == "welcome" else f"the probe's login: {reply}"
+
+
+def json_message(rng: random.Random, message: dict) -> str | bytes:
+    """``message`` (a protocol message) with hostile values in some of its fields, a field
+    added or dropped, its bytes mutated, or a hostile value in its place."""
+    way = rng.random()
+    if way < 0.1:
+        return rng.choice(JSON_VALUES)
+    if way < 0.35:
+        data = mutated(rng, json.dumps(message).encode())
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data  # a binary message
+    fields = {name: json.dumps(value) for name, value in message.items()}
+    for name in rng.sample(sorted(fields), rng.randrange(0, len(fields) + 1)):
+        fields[name] = rng.choice(JSON_VALUES)
+    if rng.random() < 0.2:
+        fields[rng.choice(["x", "id", "type", "\\ud800"])] = rng.choice(JSON_VALUES)
+    if rng.random() < 0.2:
+        del fields[rng.choice(sorted(fields))]
+    return "{" + ", ".join(f'"{name}": {value}' for name, value in fields.items()) + "}"
+
 
 ODD = [b"\x00", b"\r\n", b"\n", b"\r", b" ", b"%", b"%ff", b"%00", b"%2e%2e/", b"../", b"/..",
        b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"?", b"&", b"=", b"#", b"[", b"{", b'"',
@@ -362,7 +547,10 @@ def fuzz(server: Server, count: int, rng: random.Random) -> Counter:
         if server.process.poll() is not None:
             tally["died"] += 1
             break
-        tally[send(server.port, message(rng, server.normal, server.host))] += 1
+        if server.send_one is not None:
+            tally[server.send_one(rng)] += 1
+        else:
+            tally[send(server.port, message(rng, server.normal, server.host))] += 1
         if time.monotonic() - checked > CHECK_EVERY:
             checked = time.monotonic()
             tally["problem"] += _problem(server.check)
