@@ -25,8 +25,10 @@ class Player:
 
     ``algorithm`` ``auto`` uses alpha-beta where the game has an evaluation and MCTS
     otherwise; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta) or
-    ``playouts`` (MCTS) replaces the clock, which with ``seed`` makes play reproducible; without
-    them each move gets a share of the time the :class:`TimeKeeper` knows of.
+    ``playouts`` (MCTS) replaces the clock's planning, which with ``seed`` makes play
+    reproducible; the clock, when one is set, only cuts a move that would take longer than it
+    can spare (:meth:`TimeKeeper.limit`). Without them each move gets a share of the time the
+    :class:`TimeKeeper` knows of.
     """
 
     def __init__(self, *, depth: int | None = None, playouts: int | None = None,
@@ -60,9 +62,11 @@ class Player:
         return self._searchers[kind]
 
     def budget(self, position: Position) -> Budget:
-        """What the next move may spend: the fixed effort, or a share of the clock."""
+        """What the next move may spend: the fixed effort within the clock's hard limit, or a
+        share of the clock."""
         if self.depth is not None or self.playouts is not None:
-            return Budget(depth=self.depth, playouts=self.playouts)
+            return Budget(depth=self.depth, playouts=self.playouts,
+                          hard=self.clock.limit(position.to_move))
         soft, hard = self.clock.allowance(position.to_move, position.moves_to_go())
         return Budget(soft=soft, hard=hard)
 
