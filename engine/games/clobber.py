@@ -386,6 +386,11 @@ class ClobberPosition(Position):
         return REGIONS.solve(open_regions(*self.pieces, self.tables), self._shape_of,
                              self.to_move, stop)
 
+    def bounded_by(self, stop):
+        """The solver's work (in the evaluation, the move ordering and :meth:`solve`) stops
+        with :class:`engine.core.OutOfBudget` once ``stop()`` is true."""
+        return SOLVER.stopping(stop)
+
     def _sum_wins(self, regions: list, nodes: int | None = None) -> bool | None:
         return REGIONS.sum_wins(regions, self._shape_of, self.to_move, nodes)
 
