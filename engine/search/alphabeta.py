@@ -232,7 +232,7 @@ class AlphaBeta:
 
     def _search(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if not self.nodes & 63 and self._budget.past_hard():
+        if self._budget.past_hard():
             raise OutOfBudget
         if position.outcome is not None:
             return self._final_score(position, ply)
@@ -350,7 +350,7 @@ class AlphaBeta:
         alpha = max(alpha, standing)
         for move in moves:
             self.nodes += 1
-            if not self.nodes & 63 and self._budget.past_hard():
+            if self._budget.past_hard():
                 raise OutOfBudget
             position.play(move)
             try:
