@@ -18,6 +18,8 @@ SEARCHES = {
     "random": RandomMover,
 }
 ALGORITHMS = ("auto", *SEARCHES)
+# What each search counts a fixed effort in; the baselines (greedy, random) are fixed already.
+EFFORT_UNITS = {"alphabeta": "depth", "mcts": "playouts", "uct": "playouts"}
 
 
 class Player:
@@ -36,6 +38,7 @@ class Player:
                  algorithm: str = "auto") -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (expected {'|'.join(ALGORITHMS)})")
+        _check_effort(algorithm, depth, playouts)
         self.depth = depth
         self.playouts = playouts
         self.seed = seed
@@ -88,3 +91,14 @@ class Player:
                         else Analysis())
         self.clock.record_spent(position.to_move, budget.elapsed())
         return move, analysis
+
+
+def _check_effort(algorithm: str, depth: int | None, playouts: int | None) -> None:
+    """Refuse a fixed effort the search would not count: it would have no end but the clock
+    (MCTS given a depth ran until a proof, alpha-beta given playouts to depth 64)."""
+    if depth is not None and playouts is not None:
+        raise ValueError("a fixed effort is a depth or a number of playouts, not both")
+    unit = EFFORT_UNITS.get(algorithm)
+    given = "depth" if depth is not None else "playouts" if playouts is not None else None
+    if unit is not None and given is not None and given != unit:
+        raise ValueError(f"the {algorithm} search counts its effort in {unit}, not {given}")
