@@ -50,7 +50,7 @@ SOLVE_LIMIT = 16
 ROOT_SOLVE_LIMIT = 40
 SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
 # The evaluation's exact work is capped: a region or a sum needing more new searched positions
-# than this counts as unsolved there (the clock is only looked at between evaluations).
+# than this counts as unsolved there. A search's hard limit stops it as well (bounded_by).
 EVAL_NODES = 400
 class ClobberRules(RegionRules):
     """Clobber regions: ``kind`` is the stone's colour. A region is live while a black and a
