@@ -27,6 +27,7 @@ this module knows no game.
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from .core import OutOfBudget
@@ -156,10 +157,10 @@ class SumSolver:
 Regions of at most ``region_limit`` cells are solved on their own as soon as they are met, so
 that zero regions drop out and the classes of the others are known.
 
-    ``stop`` (if given) is called now and then during a search; when it returns true the
-    search raises :class:`OutOfBudget`. Tables hold only proven facts, so a later call
-    continues where an interrupted one left off. Each thread has its own ``stop`` (the
-    referee's solver searches in threads of its own, one per game, beside the games'
+    ``stop`` (if given) is called at every searched position and every option weighed; when
+    it returns true the search raises :class:`OutOfBudget`. Tables hold only proven facts, so
+    a later call continues where an interrupted one left off. Each thread has its own ``stop``
+    (the referee's solver searches in threads of its own, one per game, beside the games'
     in-process engines); the tables are shared, and each of their reads and writes is one
     step of a dictionary, which threads may interleave.
     """
@@ -201,16 +202,26 @@ that zero regions drop out and the classes of the others are known.
         return self._within(nodes, lambda: self.wins(shapes, colour))
 
     def _within(self, nodes: int, work):
-        limit, previous = self.nodes + nodes, self.stop
-        self.stop = lambda: self.nodes > limit or (previous is not None and previous())
+        limit, outer = self.nodes + nodes, self.stop
         try:
-            return work()
+            with self.stopping(lambda: self.nodes > limit):
+                return work()
         except OutOfBudget:
-            if previous is not None and previous():
+            if outer is not None and outer():
                 raise
             return None
+
+    @contextmanager
+    def stopping(self, stop: Callable[[], bool] | None):
+        """A context within which the solver also stops (raising :class:`OutOfBudget`) once
+        ``stop()`` returns true, besides any stop already set; ``None`` adds none."""
+        outer = self.stop
+        if stop is not None:
+            self.stop = stop if outer is None else lambda: stop() or outer()
+        try:
+            yield
         finally:
-            self.stop = previous
+            self.stop = outer
 
     def simplify(self, shapes) -> tuple[Shape, ...]:
         """The sum with its zero regions dropped and its pairs G, -G cancelled, sorted."""
@@ -237,9 +248,7 @@ that zero regions drop out and the classes of the others are known.
         if known is not None:
             return known
         self.nodes += 1
-        stop = self.stop
-        if stop is not None and stop():
-            raise OutOfBudget
+        self._check_stop()
         decided = self._by_classes(shapes, colour)
         if decided is None:
             decided = self.rules.bound(shapes, colour)
@@ -249,6 +258,12 @@ that zero regions drop out and the classes of the others are known.
             self.sums.clear()
         self.sums[key] = decided
         return decided
+
+    def _check_stop(self) -> None:
+        """Raise :class:`OutOfBudget` if the stop says so: at every node and every option
+        weighed, since one node of a large region takes milliseconds."""
+        if self.stop is not None and self.stop():
+            raise OutOfBudget
 
     def _by_classes(self, shapes, colour: int) -> bool | None:
         """The result when every region is won by the same player whoever starts (then so is
@@ -268,6 +283,7 @@ that zero regions drop out and the classes of the others are known.
         for index, shape in enumerate(shapes):
             rest = shapes[:index] + shapes[index + 1:]
             for parts in self.rules.options(shape, colour):
+                self._check_stop()  # an option of a large region costs as much as a node
                 after = self.simplify(rest + tuple(parts))
                 if not after:
                     return True
@@ -372,11 +388,8 @@ class Regions:
               stop: Callable[[], bool] | None = None) -> bool | None:
         """The root's exact endgame answer for ``colour`` to move, once the regions ``found``
         hold ``root_limit`` cells or fewer (else ``None``); ``stop`` is the clock, raising
-        :class:`OutOfBudget` through the solver when it says so."""
+        :class:`OutOfBudget` through the solver when it (or a stop already set) says so."""
         if sum(region.bit_count() for region, _ in found) > self.root_limit:
             return None
-        self.solver.stop = stop
-        try:
+        with self.solver.stopping(stop):
             return self.sum_wins(found, shape_of, colour)
-        finally:
-            self.solver.stop = None

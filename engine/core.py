@@ -18,11 +18,12 @@ outside the game they travel as canonical text.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar, Hashable, Iterable, Iterator, Mapping
+from typing import Callable, ClassVar, ContextManager, Hashable, Iterable, Iterator, Mapping
 
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("black", "white")
@@ -377,6 +378,14 @@ class Position(ABC):
         (a small enough endgame), else ``None``. ``stop()`` returning true may end the work
         early with :class:`engine.cgt.OutOfBudget`."""
         return None
+
+    def bounded_by(self, stop: Callable[[], bool]) -> ContextManager:
+        """A context within which the game's own exact work (a solver that :meth:`evaluate`,
+        :meth:`search_moves` or :meth:`solve` may call) also calls ``stop()`` now and then and
+        raises :class:`OutOfBudget` once it returns true: a search's hard limit then bounds
+        that work too, not only the search's own nodes. Games with such work override it; the
+        default has none to bound."""
+        return contextlib.nullcontext()
 
     def _copy_state(self, other: Position) -> None:
         """Give ``other`` (a shallow copy) its own copies of this position's mutable state."""

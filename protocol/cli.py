@@ -133,8 +133,11 @@ def main(arguments: list[str] | None = None) -> None:
             run_under(chosen.interpreter, _without_interpreter(arguments))
         except OSError as error:
             options.error(f"argument --interpreter: {error}")
-    player = Player(depth=chosen.depth, playouts=chosen.playouts, seed=chosen.seed,
-                    move_time=chosen.move_time, algorithm=chosen.algorithm)
+    try:
+        player = Player(depth=chosen.depth, playouts=chosen.playouts, seed=chosen.seed,
+                        move_time=chosen.move_time, algorithm=chosen.algorithm)
+    except ValueError as error:
+        options.error(str(error))
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n")
     build_engine(player, game).serve(stdin, sys.stdout)
 

@@ -50,7 +50,7 @@ SOLVE_LIMIT = 16
 ROOT_SOLVE_LIMIT = 40
 SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
 # The evaluation's exact work is capped: a region or a sum needing more new searched positions
-# than this counts as unsolved there (the clock is only looked at between evaluations).
+# than this counts as unsolved there. A search's hard limit stops it as well (bounded_by).
 EVAL_NODES = 400
 class ClobberRules(RegionRules):
     """Clobber regions: ``kind`` is the stone's colour. A region is live while a black and a
@@ -386,6 +386,11 @@ class ClobberPosition(Position):
             return self.outcome.winner == self.to_move
         return REGIONS.solve(open_regions(*self.pieces, self.tables), self._shape_of,
                              self.to_move, stop)
+
+    def bounded_by(self, stop):
+        """The solver's work (in the evaluation, the move ordering and :meth:`solve`) stops
+        with :class:`engine.core.OutOfBudget` once ``stop()`` is true."""
+        return SOLVER.stopping(stop)
 
     def _sum_wins(self, regions: list, nodes: int | None = None) -> bool | None:
         return REGIONS.sum_wins(regions, self._shape_of, self.to_move, nodes)

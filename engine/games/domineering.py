@@ -51,7 +51,7 @@ ROOT_SOLVE_LIMIT = 44
 DECOMPOSE_LIMIT = 44
 SOLVED = 100_000  # the evaluation of a position solved exactly, plus the heuristic
 # The evaluation's exact work is capped: a region or a sum needing more new searched positions
-# than this counts as unsolved there (the clock is only looked at between evaluations).
+# than this counts as unsolved there. A search's hard limit stops it as well (bounded_by).
 EVAL_NODES = 400
 def outright_winner(capacity, safe, to_move: int) -> int | None:
     """The winner when one side's safe moves alone outlast every move the other can still make
@@ -457,6 +457,11 @@ class DomineeringPosition(Position):
             return self.outcome.winner == self.to_move
         return REGIONS.solve(open_regions(self._empty(), self.tables), self._shape_of,
                              self.to_move, stop)
+
+    def bounded_by(self, stop):
+        """The solver's work (in the evaluation, the move ordering and :meth:`solve`) stops
+        with :class:`engine.core.OutOfBudget` once ``stop()`` is true."""
+        return SOLVER.stopping(stop)
 
     def _sum_wins(self, regions: list, nodes: int | None = None) -> bool | None:
         return REGIONS.sum_wins(regions, self._shape_of, self.to_move, nodes)

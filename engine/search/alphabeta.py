@@ -36,6 +36,11 @@ too before it counts as lost (at the root likewise for the moves ``search_moves`
 and ``solve()`` (an exact endgame solver) is asked first at the root, with up to
 :data:`SOLVE_SHARE` of the soft time limit: a proven win is played at once. If no win is
 proven, half the solver's time is added to the search's share (the hard limit bounds both).
+
+The hard limit stops everything the search does for its move, a fixed depth's included: the
+search's own nodes, and through :meth:`~engine.core.Position.bounded_by` the game's exact work
+inside an evaluation or a move ordering (Clobber's and Domineering's solvers, capped in
+positions searched but not in time). An interrupted iteration keeps the best move it had.
 """
 
 from __future__ import annotations
@@ -62,10 +67,6 @@ NEXT_ITERATION = 0.6
 # Late move reductions (in games that ask for them by ``late_move_reductions``) start at this
 # remaining depth: below it a reduced search would go straight to the quiescence search.
 REDUCE_FROM_DEPTH = 3
-
-
-class _OutOfTime(Exception):
-    """The hard time limit struck in the middle of an iteration."""
 
 
 class AlphaBeta:
@@ -103,6 +104,13 @@ class AlphaBeta:
         self._full_moves = position.late_move_reductions or WIN  # WIN: more than any node has
         if len(moves) == 1 and budget.depth is None:
             return moves[0]
+        with position.bounded_by(budget.past_hard):
+            return self._deepen(position, moves, budget)
+
+    def _deepen(self, position: Position, moves: list, budget: Budget):
+        """The best move found by the solver or by iterative deepening, each stopped by the
+        hard limit (the game's own exact work included): the last complete iteration's move,
+        or the better one an interrupted iteration found."""
         winning = self._solved_move(position, budget)
         if winning is not None:
             self.solved = True
@@ -111,7 +119,10 @@ class AlphaBeta:
         # after a failed proof, without draining the clock move after move (with the whole of
         # it given back, Clobber at 3 s + 0.2 s a move came down to 0.16 s left on its clock).
         solving = budget.elapsed() / 2
-        moves = position.search_moves()
+        try:
+            moves = position.search_moves()
+        except OutOfBudget:  # no time left to tell the moves apart: any of them
+            pass
         self.random.shuffle(moves)  # ties between equal moves go to a seeded choice
         best = moves[0]
         max_depth = budget.depth if budget.depth is not None else 64
@@ -122,7 +133,7 @@ class AlphaBeta:
             self.killers = [[None, None] for _ in range(depth + 2)]
             try:
                 score, move = self._root(working, moves, best, depth)
-            except _OutOfTime as partial:
+            except OutOfBudget as partial:
                 if partial.args and partial.args[0] is not None:
                     best = partial.args[0]
                 break
@@ -206,8 +217,8 @@ class AlphaBeta:
                     score = -self._search(position, depth - 1, -alpha - 1, -alpha, 1)
                     if score > alpha:
                         score = -self._search(position, depth - 1, -beta, -alpha, 1)
-            except _OutOfTime:
-                raise _OutOfTime(best) from None
+            except OutOfBudget:  # the best move of this iteration so far goes with it
+                raise OutOfBudget(best) from None
             finally:
                 position.undo()
             if score > alpha:
@@ -221,8 +232,8 @@ class AlphaBeta:
 
     def _search(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if not self.nodes & 63 and self._budget.past_hard():
-            raise _OutOfTime
+        if self._budget.past_hard():
+            raise OutOfBudget
         if position.outcome is not None:
             return self._final_score(position, ply)
         line = self._line
@@ -339,8 +350,8 @@ class AlphaBeta:
         alpha = max(alpha, standing)
         for move in moves:
             self.nodes += 1
-            if not self.nodes & 63 and self._budget.past_hard():
-                raise _OutOfTime
+            if self._budget.past_hard():
+                raise OutOfBudget
             position.play(move)
             try:
                 score = -self._quiesce(position, -beta, -alpha, ply + 1, plies - 1)

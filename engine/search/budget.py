@@ -2,7 +2,10 @@
 
 A :class:`Budget` is either a fixed effort (depth, playouts: reproducible with a seed) or a
 time allowance with a soft target (stop starting new work) and a hard limit (stop now).
-:class:`TimeKeeper` turns GTP's ``time_settings``/``time_left`` into such budgets.
+:class:`TimeKeeper` turns GTP's ``time_settings``/``time_left`` into such budgets. A fixed
+effort under a clock gets the clock's hard limit as well, and no soft target: what the effort
+costs is not planned, but no move may take longer than the clock can spare
+(:meth:`TimeKeeper.limit`), so that a fixed effort never loses on time.
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ class Budget:
 
     ``depth``/``playouts`` cap the effort; ``soft`` and ``hard`` are seconds from ``start``.
     A search stops at whichever limit it reaches first; with neither a cap nor a time it would
-    never stop, so :class:`TimeKeeper` always sets a time when no cap is given.
+    never stop, so :class:`TimeKeeper` always sets a time when no cap is given. Everything a
+    search does for its move (the game's own exact solving included) stops at ``hard``.
     """
 
     depth: int | None = None
@@ -110,15 +114,42 @@ class TimeKeeper:
         if self.unlimited:
             return self.move_time, self.move_time
         seconds, stones = self.left.get(colour, (self.main, 0))
+        most, available = self._most(seconds, stones)
         if stones > 0:  # in a byo-yomi period: share it out over the stones it must cover
-            share = seconds / stones
-            return _bounded(0.6 * share, 0.85 * share, seconds)
-        reserve = self.byo_yomi / self.stones if self.byo_yomi and self.stones else 0.0
-        bonus = reserve + self.increment
-        spare = max(0.0, seconds - min(RESERVE, RESERVE_SHARE * self.main))
+            return _bounded(0.6 * seconds / stones, most, available)
+        bonus, spare = self._bonus(), self._spare(seconds)
         banked = min(1.0, spare / (BANKED_INCREMENTS * bonus)) if bonus else 1.0
         target = spare / max(moves_to_go, 1) + 0.7 * bonus * banked
-        return _bounded(target, min(4 * target, 0.25 * spare + 0.9 * bonus), spare + reserve)
+        return _bounded(target, min(4 * target, most), available)
+
+    def limit(self, colour: int) -> float | None:
+        """The hard seconds for ``colour``'s next move whatever is planned for it (what a fixed
+        effort may take at most), ``None`` when the clock has no limit: the ceiling of
+        :meth:`allowance`, so that no one move spends the game's clock."""
+        if self.unlimited:
+            return None
+        return _bounded(0.0, *self._most(*self.left.get(colour, (self.main, 0))))[1]
+
+    def _most(self, seconds: float, stones: int) -> tuple[float, float]:
+        """The most one move may take with ``seconds`` and ``stones`` left, and the seconds
+        available for it: 85 % of a byo-yomi period's share per stone; in main time a quarter
+        of the time to spare and most of what each move brings."""
+        if stones > 0:
+            return 0.85 * seconds / stones, seconds
+        spare = self._spare(seconds)
+        return 0.25 * spare + 0.9 * self._bonus(), spare + self._reserve()
+
+    def _reserve(self) -> float:
+        """A byo-yomi period's share per stone: time that main time may run into."""
+        return self.byo_yomi / self.stones if self.byo_yomi and self.stones else 0.0
+
+    def _bonus(self) -> float:
+        """What each move adds to the clock or may run into: the increment and the reserve."""
+        return self._reserve() + self.increment
+
+    def _spare(self, seconds: float) -> float:
+        """The main time left that an allowance may plan for (:data:`RESERVE` kept back)."""
+        return max(0.0, seconds - min(RESERVE, RESERVE_SHARE * self.main))
 
 
 def _bounded(soft: float, hard: float, available: float) -> tuple[float, float]:

@@ -48,7 +48,8 @@ class Mcts:
         self._budget = Budget()
 
     def choose(self, position: Position, budget: Budget):
-        """The most visited move after the budget is spent (a proven win at once)."""
+        """The most visited move after the budget is spent (a proven win at once): the fixed
+        playouts, or the soft time limit; the hard limit cuts either."""
         moves = position.legal_moves()
         self.root, self._budget, self.playouts = None, budget, 0
         if len(moves) == 1 and budget.playouts is None:
@@ -59,7 +60,7 @@ class Mcts:
         while not root.proven:
             if limit is not None and self.playouts >= limit:
                 break
-            if limit is None and budget.past_soft():
+            if (limit is None and budget.past_soft()) or budget.past_hard():
                 break
             self._iterate(working, root)
             self.playouts += 1

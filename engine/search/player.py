@@ -18,6 +18,8 @@ SEARCHES = {
     "random": RandomMover,
 }
 ALGORITHMS = ("auto", *SEARCHES)
+# What each search counts a fixed effort in; the baselines (greedy, random) are fixed already.
+EFFORT_UNITS = {"alphabeta": "depth", "mcts": "playouts", "uct": "playouts"}
 
 
 class Player:
@@ -25,8 +27,10 @@ class Player:
 
     ``algorithm`` ``auto`` uses alpha-beta where the game has an evaluation and MCTS
     otherwise; the other names of :data:`SEARCHES` force one. A fixed ``depth`` (alpha-beta) or
-    ``playouts`` (MCTS) replaces the clock, which with ``seed`` makes play reproducible; without
-    them each move gets a share of the time the :class:`TimeKeeper` knows of.
+    ``playouts`` (MCTS) replaces the clock's planning, which with ``seed`` makes play
+    reproducible; the clock, when one is set, only cuts a move that would take longer than it
+    can spare (:meth:`TimeKeeper.limit`). Without them each move gets a share of the time the
+    :class:`TimeKeeper` knows of.
     """
 
     def __init__(self, *, depth: int | None = None, playouts: int | None = None,
@@ -34,6 +38,7 @@ class Player:
                  algorithm: str = "auto") -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (expected {'|'.join(ALGORITHMS)})")
+        _check_effort(algorithm, depth, playouts)
         self.depth = depth
         self.playouts = playouts
         self.seed = seed
@@ -60,9 +65,11 @@ class Player:
         return self._searchers[kind]
 
     def budget(self, position: Position) -> Budget:
-        """What the next move may spend: the fixed effort, or a share of the clock."""
+        """What the next move may spend: the fixed effort within the clock's hard limit, or a
+        share of the clock."""
         if self.depth is not None or self.playouts is not None:
-            return Budget(depth=self.depth, playouts=self.playouts)
+            return Budget(depth=self.depth, playouts=self.playouts,
+                          hard=self.clock.limit(position.to_move))
         soft, hard = self.clock.allowance(position.to_move, position.moves_to_go())
         return Budget(soft=soft, hard=hard)
 
@@ -84,3 +91,14 @@ class Player:
                         else Analysis())
         self.clock.record_spent(position.to_move, budget.elapsed())
         return move, analysis
+
+
+def _check_effort(algorithm: str, depth: int | None, playouts: int | None) -> None:
+    """Refuse a fixed effort the search would not count: it would have no end but the clock
+    (MCTS given a depth ran until a proof, alpha-beta given playouts to depth 64)."""
+    if depth is not None and playouts is not None:
+        raise ValueError("a fixed effort is a depth or a number of playouts, not both")
+    unit = EFFORT_UNITS.get(algorithm)
+    given = "depth" if depth is not None else "playouts" if playouts is not None else None
+    if unit is not None and given is not None and given != unit:
+        raise ValueError(f"the {algorithm} search counts its effort in {unit}, not {given}")
