@@ -100,7 +100,7 @@ MIGRATIONS: tuple[str, ...] = (
         started TEXT NOT NULL,
         finished TEXT,                          -- set for finished games only
         moves TEXT,                             -- JSON lists, one entry per move
-        times TEXT,
+        times TEXT,                             -- (times and lag in milliseconds)
         lag TEXT,
         analysis TEXT,
         result TEXT CHECK (result IN ('B+', 'W+', '0')),
@@ -228,9 +228,9 @@ class Seating:
 @dataclass(frozen=True)
 class Ending:
     """How a game went and ended: the moves (canonical texts), the seconds each took and the lag
-    granted for each (one entry per move), the movers' analysis lines (JSON values, ``None``
-    where nothing was said; empty: none at all), the outcome, the colour at fault (0 black,
-    1 white, ``None``) and when it finished."""
+    granted for each (one entry per move, kept to the millisecond), the movers' analysis lines
+    (JSON values, ``None`` where nothing was said; empty: none at all), the outcome, the colour
+    at fault (0 black, 1 white, ``None``) and when it finished."""
 
     moves: tuple[str, ...]
     times: tuple[float, ...]
@@ -325,7 +325,20 @@ def _text(moment: datetime.datetime) -> str:
 
 
 def _time(text: str) -> datetime.datetime:
-    return datetime.datetime.strptime(text, TIME_FORMAT).replace(tzinfo=UTC)
+    return datetime.datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def _json(value: Any) -> str:
+    """``value`` as compact JSON (a million games make every byte count)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _milliseconds(seconds: Sequence[float]) -> str:
+    return _json([round(second * 1000) for second in seconds])
+
+
+def _seconds(milliseconds: str) -> tuple[float, ...]:
+    return tuple(millisecond / 1000 for millisecond in json.loads(milliseconds))
 
 
 def _is_write_failure(error: sqlite3.Error) -> bool:
@@ -679,8 +692,8 @@ class LadderDatabase:
         connection.execute(
             "UPDATE games SET status = 'finished', finished = ?, moves = ?, times = ?, lag = ?, "
             "analysis = ?, result = ?, termination = ?, at_fault = ?, reason = ? WHERE id = ?",
-            (finished, json.dumps(ending.moves), json.dumps(ending.times),
-             json.dumps(ending.lag), json.dumps(ending.analysis) if ending.analysis else None,
+            (finished, _json(ending.moves), _milliseconds(ending.times),
+             _milliseconds(ending.lag), _json(ending.analysis) if ending.analysis else None,
              ending.outcome.result, ending.outcome.termination.value,
              None if ending.at_fault is None else COLOUR_NAMES[ending.at_fault],
              ending.outcome.reason, game))
@@ -817,8 +830,8 @@ def _game(row: sqlite3.Row) -> Game:
     ending = None
     if row["status"] == GameStatus.FINISHED:
         ending = Ending(
-            moves=tuple(json.loads(row["moves"])), times=tuple(json.loads(row["times"])),
-            lag=tuple(json.loads(row["lag"])),
+            moves=tuple(json.loads(row["moves"])), times=_seconds(row["times"]),
+            lag=_seconds(row["lag"]),
             outcome=Outcome(WINNERS[row["result"]], Termination(row["termination"]),
                             row["reason"]),
             finished=_time(row["finished"]),
