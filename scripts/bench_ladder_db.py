@@ -129,6 +129,7 @@ def timed(action, picks: int) -> tuple[float, float]:
 
 
 def account_page(records: LadderDatabase, account: int, pool: int) -> None:
+    """Every query of an account's page."""
     records.rating_history(account, pool)
     records.results_by_opponent(account, pool)
     records.engines_seen(account)
@@ -140,21 +141,22 @@ def measure(records: LadderDatabase, rng: random.Random, picks: int) -> None:
     pools = [pool.id for pool in records.pools()]
     last = records.recent_games(1)[0]
     games = last.id
-    account_ids = [records.account_by_name(f"engine-{number}").id for number in range(20)]
-    # (pool, account) pairs that played: drawn from random games
-    played = [(game.pool, rng.choice((game.black, game.white)))
-              for game in (records.game(rng.randint(1, games)) for _ in range(picks))]
-    played = [(pool, records.account_by_name(name).id) for pool, name in played]
+    # (account, pool) pairs that played, drawn from random games
+    players = []
+    for game in (records.game(rng.randint(1, games)) for _ in range(picks)):
+        name = rng.choice((game.black, game.white))
+        players.append((records.account_by_name(name).id, game.pool))
     first_day = records.game(1).ending.finished.date()
     days = (last.ending.finished.date() - first_day).days
     rows = [
         ("standings of a pool", lambda: records.standings(rng.choice(pools))),
-        ("account: rating history", lambda: records.rating_history(*pick(played, rng)[::-1])),
+        ("account: rating history", lambda: records.rating_history(*rng.choice(players))),
         ("account: results by opponent",
-         lambda: records.results_by_opponent(*pick(played, rng)[::-1])),
-        ("account: engines seen", lambda: records.engines_seen(pick(played, rng)[1])),
-        ("account: recent games", lambda: records.recent_games(20, account=pick(played, rng)[1])),
-        ("account: the whole page", lambda: account_page(records, *pick(played, rng)[::-1])),
+         lambda: records.results_by_opponent(*rng.choice(players))),
+        ("account: engines seen", lambda: records.engines_seen(rng.choice(players)[0])),
+        ("account: recent games",
+         lambda: records.recent_games(20, account=rng.choice(players)[0])),
+        ("account: the whole page", lambda: account_page(records, *rng.choice(players))),
         ("one game", lambda: records.game(rng.randint(1, games))),
         ("a pool's games of a day", lambda: records.games_of_day(
             rng.choice(pools), first_day + datetime.timedelta(days=rng.randint(0, days)))),
@@ -164,19 +166,16 @@ def measure(records: LadderDatabase, rng: random.Random, picks: int) -> None:
     ]
     for label, action in rows:
         report(label, *timed(action, picks))
-    seat = Seating(pools[0], account_ids[0], account_ids[1], Engine("a", "1"), Engine("b", "1"),
+    black, white = (records.account_by_name(name).id for name in (last.black, last.white))
+    seat = Seating(last.pool, black, white, Engine("a", "1"), Engine("b", "1"),
                    last.ending.finished)
     end = Ending(*move_bank(rng, 1)[0], Outcome(0, Termination.NORMAL, "made up"),
                  last.ending.finished)
-    rated = [Rating(account_ids[0], 1500, 60, 0.06), Rating(account_ids[1], 1500, 60, 0.06)]
+    rated = [Rating(black, 1500, 60, 0.06), Rating(white, 1500, 60, 0.06)]
     report("add_game (a finished game)", *timed(lambda: records.add_game(seat, end, rated), picks))
     report("start_game, then finish_game",
            *timed(lambda: records.finish_game(records.start_game(seat), end, rated), picks))
     report("start_game", *timed(lambda: records.start_game(seat), 20))
-
-
-def pick(played: list[tuple[int, int]], rng: random.Random) -> tuple[int, int]:
-    return rng.choice(played)
 
 
 def report(label: str, p50: float, p95: float) -> None:
@@ -206,7 +205,7 @@ def main(games: int, pools: int, accounts: int, picks: int, path: pathlib.Path, 
         print(f"  generated in {time.perf_counter() - began:.0f} s")
     size = path.stat().st_size
     with LadderDatabase(path) as records:
-        total = len(records.recent_games(1)) and records.recent_games(1)[0].id
+        total = records.recent_games(1)[0].id
         print(f"{path}: {size / 2 ** 20:,.0f} MiB, {size / total:,.0f} bytes per game")
         measure(records, rng, picks)
         for _ in range(10):  # left in progress, for the next opening to abort
