@@ -262,7 +262,7 @@ def test_standings_order_by_rating_and_leave_out_disabled_accounts(records, pool
         ("bob", 1550), ("alice", 1450), ("carol", None)]
     assert [(line.games, line.wins, line.draws, line.losses) for line in table] == [
         (3, 1, 1, 1), (2, 1, 0, 1), (1, 0, 1, 0)]
-    assert [line.last_seen for line in table] == [last, last, NOON]  # the latest, not the last added
+    assert [line.last_seen for line in table] == [last, last, NOON]  # latest, not last added
     records.set_disabled(bob.id, True)
     assert [line.account for line in records.standings(pool.id)] == ["alice", "carol"]
 
