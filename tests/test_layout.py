@@ -24,6 +24,7 @@ REFEREE_FLOORS = (
     ("play",),
     ("run",),
     ("report",),
+    ("host",),
     ("event",),
     ("commands",),
     ("__main__",),
