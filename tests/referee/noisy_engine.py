@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from protocol.gtp import GtpEngine, QuitRequest, clean_line  # noqa: E402
 from protocol.session import GameSession  # noqa: E402
 
-from bad_engine import FirstMovePlayer  # noqa: E402
+from tests.referee.bad_engine import FirstMovePlayer  # noqa: E402
 
 
 class SilentAnalyst(FirstMovePlayer):
