@@ -223,7 +223,8 @@ class Runner:
                 if self._interrupts == 0:
                     todo = self._forfeit_absent(todo, recorder)
                     if self.ladder:
-                        todo += [(game,) for game in self._ladder_games(len(in_flight))]
+                        todo += [(game,) for game in
+                                 self._ladder_games(len(in_flight) + len(todo))]
                     self._start_ready(todo, in_flight)
                 if not in_flight:
                     if self._interrupts or self._done(todo):
@@ -324,13 +325,17 @@ class Runner:
                             COLOUR_NAMES[played.first_player])
 
     def _ladder_games(self, playing: int) -> list[ScheduledGame]:
-        """New games between the ready, idle entrants of a ladder."""
+        """New games between the ready, idle entrants of a ladder whose last game is
+        written (so that each can start at once), ``playing`` games being under way or
+        about to start."""
         room = self.executor.slots - playing
         if self.ladder.limit:
             room = min(room, self.ladder.limit - self._handed_over - playing)
         count = len(self.run.engines)
         present = [index for index in range(count) if self.seating.ready(index)]
-        idle = [index for index in present if index not in self._busy]
+        with self._unwritten_lock:
+            idle = [index for index in present
+                    if index not in self._busy and not self._unwritten[index]]
         games = self.ladder.games(idle, len(present), room)
         self.run.planned.extend(games)
         return games
