@@ -25,7 +25,6 @@ REFEREE_FLOORS = (
     ("run",),
     ("report",),
     ("host",),
-    ("event",),
     ("commands",),
     ("__main__",),
 )

@@ -24,8 +24,8 @@ from ..plan.setup import DEFAULT_COMMAND_TIMEOUT, DEFAULT_MAX_MOVES, Setup
 from ..play.entrants import EngineSpec
 from ..play.human import AWAY, HUMAN
 from ..records.config import ConfigError, config_words, read_config
-from ..report.seat import MAX_REDRAW, REDRAW
-from ..report.server import DEFAULT_HOST, DEFAULT_PORT
+from ..host.play_page import MAX_REDRAW, REDRAW
+from ..host.report_server import DEFAULT_HOST, DEFAULT_PORT
 from ..stats.sprt import SprtError
 from ..text import one_line, parse_anchor
 from .arguments import (WHOLE, DecimalRange, WholeRange, build_setup, parse_options, parse_size,

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from ..event.client import Client, ClientError
-from ..event.host import Event, EventError
-from ..event.settings import EventFileError, read_event
+from ..host.client import Client, ClientError
+from ..host.event import Event, EventError
+from ..host.event_file import EventFileError, read_event
 from ..records.folder import WriteFailed
 from ..run.observer import Run
 from ..text import one_line

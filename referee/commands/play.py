@@ -4,7 +4,7 @@ a match (``match --engine human``).
 The person is an engine of the run like any other (``human``, :mod:`referee.play.human`): the
 referee plays the game with its own loop and rules, clocks and records (SGF and results in
 ``--out``), and the person's moves come from the page served on 127.0.0.1
-(:mod:`referee.report.seat`). ``play`` is a match of one game; when the person asks for a new
+(:mod:`referee.host.play_page`). ``play`` is a match of one game; when the person asks for a new
 game on the page, the same run goes on with one more game, colours swapped (the schedule
 alternates them). It ends when the person has been away (no page open) for ``--away`` seconds
 (resigning the game in progress), or on Ctrl-C (which resigns the game in progress too); the
@@ -32,7 +32,7 @@ from ..plan.setup import DEFAULT_COMMAND_TIMEOUT
 from ..play.channel import Channel
 from ..play.entrants import EngineSpec, Starter, own_name, start_engine
 from ..play.human import AWAY, HUMAN, HumanChannel, Seat
-from ..report.seat import REDRAW, SeatObserver, SeatServer
+from ..host.play_page import REDRAW, SeatObserver, SeatServer
 from ..run.observer import RunObserver
 from ..play.seats import POOL
 from .match import PROGRAM, MatchSettings, program_name, run_match

@@ -12,7 +12,7 @@ from .. import wakeful
 from ..records.folder import RESULTS_NAME, SETTINGS_NAME
 from ..report.folder import write_report
 from ..report.observers import LiveView
-from ..report.server import DEFAULT_HOST, DEFAULT_PORT, LiveGames, ReportServer
+from ..host.report_server import DEFAULT_HOST, DEFAULT_PORT, LiveGames, ReportServer
 from ..run.observer import RunObserver
 from .arguments import WholeRange
 

@@ -9,7 +9,7 @@ move with the same rules code as any engine's (:mod:`.game`); the seat checks it
 an illegal attempt is refused on the page with the rule's own reason and never forfeits.
 
 The :class:`Seat` is the meeting point of the game loop and the page (served by
-:mod:`referee.report.seat`). Everything the page sends is checked here and refused with a
+:mod:`referee.host.play_page`). Everything the page sends is checked here and refused with a
 :class:`SeatRefused` naming what was wrong, and logged: a move from a tab that does not hold the
 seat, a move for another ply than the current one (a stale page), a move when the person is not
 to move, a move the rules refuse. One page (tab) holds the seat at a time: the page opened last
@@ -38,7 +38,7 @@ from .channel import Channel, ChannelTimeout, GtpFailure
 
 HUMAN = "human"
 # Seconds without a request from any page after which no page is open (a page asks at least
-# every redraw: referee.report.seat's redraw interval, at most 20 s).
+# every redraw: referee.host.play_page's redraw interval, at most 20 s).
 LEASE = 30.0
 # Seconds a person may be away (no page open) before they have left the game: time to restart
 # a browser that crashed and open the page again.

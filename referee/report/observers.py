@@ -7,7 +7,7 @@ figures after each game are read once at the start of the run and then grown by 
 game, of which a bounded sample is drawn (:class:`~referee.report.charts.Sample`): each step
 costs the same at game 100,000 as at game 100.
 
-:class:`LiveView` feeds :class:`~referee.report.server.LiveGames` for ``--serve``: the game of
+:class:`LiveView` feeds :class:`~referee.host.report_server.LiveGames` for ``--serve``: the game of
 each started game by the rules, and every move as it is played.
 
 A failure to write the report (a full disk, say) is reported once on standard error and does
@@ -31,7 +31,7 @@ from ..stats.summary import Summary, point_of
 from .charts import Sample
 from .folder import append_to_games_list, report_data, walk_rows, write_game, write_page
 from .page import ReportData
-from .server import LiveGame, LiveGames
+from .live import LiveGame, LiveGames
 
 T = TypeVar("T")
 

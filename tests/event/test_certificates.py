@@ -17,7 +17,7 @@ from cryptography import x509
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.event.certificate import CertificateError, read_der, read_pem_file
+from referee.host.certificate import CertificateError, read_der, read_pem_file
 
 from .helpers import connect, make_certificate, start_event, write_event
 

@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from referee.event import wire
-from referee.event.door import DoorPolicy
-from referee.event.lag import LagPolicy
-from referee.event.roster import Entrant, Roster, token_digest
-from referee.event.server import EventServer
+from referee.host import wire
+from referee.host.door import DoorPolicy
+from referee.play.lag import LagPolicy
+from referee.host.roster import Entrant, Roster, token_digest
+from referee.host.event_server import EventServer
 from referee.play.channel import ChannelError
 
 from ..processes import wait_for

@@ -8,7 +8,6 @@ real sockets in ``test_event.py``; this isolates the channel's own logic.
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import random
@@ -24,13 +23,13 @@ from websockets.sync.client import connect
 from engine import Termination
 from engine.search import Player
 from protocol.cli import build_engine
-from referee.event import wire
-from referee.event.lag import RTT_FACTOR, RTT_SLACK, LagPolicy, LagQuota
-from referee.event.remote import Link, RemoteChannel
-from referee.event.roster import Entrant, Roster, token_digest
-from referee.event.server import EventServer
-from referee.event.host import Event, EventError
-from referee.event.settings import EventFileError, read_event
+from referee.host import wire
+from referee.play.lag import RTT_FACTOR, RTT_SLACK, LagPolicy, LagQuota
+from referee.play.remote import Link, RemoteChannel
+from referee.host.roster import Entrant, Roster, token_digest
+from referee.host.event_server import EventServer
+from referee.host.event import Event, EventError
+from referee.host.event_file import EventFileError, read_event
 from referee.records.folder import lock_folder
 from referee.play.channel import InProcessChannel
 from referee.play.game import play_game
@@ -166,14 +165,15 @@ class LoopbackClient:
         self.engine = build_engine(Player(depth=1, seed=1))
         self.inbox: queue.Queue = queue.Queue()
         self.drop_after = drop_after
-        self.link = Link(self.inbox.put, lambda code, reason: None, "in-process")
+        self.link = Link(lambda kind, **fields: self.inbox.put({"type": kind, **fields}),
+                         lambda code, reason: None, "in-process")
         self.commands: list[str] = []
         threading.Thread(target=self._serve, daemon=True).start()
         channel.attach(self.link)
 
     def _serve(self) -> None:
         while True:
-            message = json.loads(self.inbox.get())
+            message = self.inbox.get()
             if message["type"] != "command":
                 continue
             if self.drop_after is not None and len(self.commands) == self.drop_after:

@@ -1,4 +1,4 @@
-"""A person's seat (``referee/play/human.py``) and its page's server (``referee/report/seat.py``),
+"""A person's seat (``referee/play/human.py``) and its page's server (``referee/host/play_page.py``),
 over real HTTP on 127.0.0.1, with the referee's own game loop and an in-process random engine
 on the other side (no browser: ``tests/report/test_play.py`` clicks through real games).
 
@@ -30,7 +30,7 @@ from referee.plan.time_control import TimeControl
 from referee.play.channel import GtpFailure, InProcessChannel
 from referee.play.game import play_game
 from referee.play.human import HumanChannel, Seat
-from referee.report.seat import SeatServer, choices, why_not
+from referee.host.play_page import SeatServer, choices, why_not
 
 from ..processes import wait_for
 

@@ -20,7 +20,8 @@ from referee.records.folder import REPORT_NAME
 from referee.report.folder import write_report
 from referee.report.png import find_browser
 from referee.records.results import game_of_row as game_of
-from referee.report.server import LiveGame, LiveGames, ReportServer
+from referee.host.report_server import ReportServer
+from referee.report.live import LiveGame, LiveGames
 
 from ..results import rows_written
 from ..test_drawing import expected_pieces

@@ -1,4 +1,4 @@
-"""The gate of the play page's and the report's HTTP servers (``referee/report/gate.py``), over
+"""The gate of the play page's and the report's HTTP servers (``referee/host/http_gate.py``), over
 real sockets on 127.0.0.1: whatever a browser or a stranger sends gets an HTTP answer (a 4xx with
 one line saying why) or a clean close, never a traceback, and the server and the game go on.
 
@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 
 from referee.records.folder import REPORT_NAME
 from referee.report.folder import write_report
-from referee.report.gate import Limits
-from referee.report.server import LiveGames, ReportServer
+from referee.host.http_gate import Limits
+from referee.host.report_server import ReportServer
+from referee.report.live import LiveGames
 
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("fuzz_servers", ROOT / "scripts" / "fuzz_servers.py")

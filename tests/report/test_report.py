@@ -31,7 +31,8 @@ from referee.report.folder import report_data, write_report
 from referee.report.observers import LiveView, ReportWriter
 from referee.report.page import GAMES_FILE, REPLAYS_FORMAT_FILE, ReportData, game_file, render
 from referee.report.replay import REPLAY_FORMAT, replay, sgf_clocks, unpack
-from referee.report.server import LiveGame, LiveGames, ReportServer
+from referee.host.report_server import ReportServer
+from referee.report.live import LiveGame, LiveGames
 from referee.stats import SprtSettings, Tally, history, summarize
 
 from ..processes import another_thread, interruptible

@@ -18,6 +18,7 @@ from typing import Callable, Sequence
 from ..plan.ladder import Ladder
 from ..plan.schedule import ScheduledGame, plan
 from ..play.entrants import EngineSpec
+from ..play.remote import RemoteSeating
 from ..records.folder import (
     RESULTS_NAME,
     FolderBusy,
@@ -27,16 +28,16 @@ from ..records.folder import (
     check_settings,
     lock_folder,
 )
+from ..report.live import LiveGames
 from ..report.observers import LiveView, ReportWriter
-from ..report.server import LiveGames, ReportServer
 from ..run.executor import ThreadExecutor
-from ..run.runner import Runner
 from ..run.observer import Observers, Run, RunObserver
+from ..run.runner import Runner
 from .certificate import CertificateError, read_pem_file, utc_text
-from .remote import RemoteSeating
+from .event_file import EventSettings
+from .event_server import EventServer
+from .report_server import ReportServer
 from .roster import Roster
-from .server import EventServer
-from .settings import EventSettings
 
 # The server warns at start about a certificate that expires within this many days.
 EXPIRY_WARNING_DAYS = 14

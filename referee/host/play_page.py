@@ -44,7 +44,7 @@ from ..records.folder import sgf_text
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary
-from .gate import (Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, flag, number,
+from .http_gate import (Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, flag, number,
                    plain_text, token)
 
 LOOPBACK = "127.0.0.1"
@@ -228,7 +228,9 @@ def record(seat: Seat) -> str:
 
 
 def _page() -> bytes:
-    folder = resources.files(__package__)
+    """The page: its HTML with the play page's style and script (files of :mod:`referee.report`,
+    where the pages live) inline."""
+    folder = resources.files("referee.report")
     css = folder.joinpath("play.css").read_text(encoding="utf-8")
     script = folder.joinpath("play.js").read_text(encoding="utf-8")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

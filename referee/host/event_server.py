@@ -40,10 +40,10 @@ from typing import Any, Callable, Coroutine
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..play.remote import Link, LinkLost, Violation
 from ..text import one_line
 from . import wire
 from .door import Door, DoorPolicy
-from .remote import Link, LinkLost
 from .roster import Roster
 
 HELLO_SECONDS = 10.0
@@ -194,7 +194,7 @@ class EventServer:
             async for text in connection:
                 try:
                     channel.deliver(link, wire.decode(text))
-                except wire.WireError as error:
+                except (wire.WireError, Violation) as error:
                     self.log(f"{name} ({address}) broke the protocol, disconnected: {error}")
                     channel.violated(link, f"{name}'s client broke the protocol: {error}")
                     await connection.close(POLICY_VIOLATION, one_line(str(error), 120))
@@ -244,12 +244,14 @@ class EventServer:
             pass
         return None
 
-    def _sender(self, connection: ServerConnection) -> Callable[[str], None]:
-        """A game thread's way to send on ``connection``: hands the message to the loop and
-        waits until it is written, dropping a connection whose client stopped reading."""
-        def send(text: str) -> None:
+    def _sender(self, connection: ServerConnection) -> Callable[..., None]:
+        """A game thread's way to send a message on ``connection``: encodes it, hands it to
+        the loop and waits until it is written, dropping a connection whose client stopped
+        reading."""
+        def send(kind: str, **fields: Any) -> None:
             if threading.current_thread() is self._thread:
                 raise RuntimeError("a blocking send from the event loop's own thread")
+            text = wire.encode(kind, **fields)
             future = asyncio.run_coroutine_threadsafe(connection.send(text), self._loop)
             try:
                 future.result(SEND_SECONDS)
@@ -272,7 +274,7 @@ class EventServer:
             link = channel.link
             if link is not None:
                 try:
-                    link.send(wire.encode("bye", reason=reason))
+                    link.send("bye", reason=reason)
                 except LinkLost:
                     pass
                 link.close(1000, reason[:120])
@@ -327,7 +329,7 @@ def _one_line_logger(log: Callable[[str], None]) -> logging.Logger:
             detail = f": {type(error).__name__}: {error}" if error else ""
             log(f"server: {one_line(record.getMessage() + detail, 200)}")
 
-    logger = logging.getLogger(f"referee.event.server.{id(log)}")
+    logger = logging.getLogger(f"referee.host.event_server.{id(log)}")
     logger.propagate = False
     logger.setLevel(logging.WARNING)
     logger.handlers = [OneLine()]

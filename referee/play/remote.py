@@ -28,8 +28,8 @@ import threading
 import time
 from typing import Any, Callable
 
-from ..play.seats import Seat, Seating
-from ..play.channel import (
+from ..text import one_line
+from .channel import (
     Channel,
     ChannelClosed,
     ChannelTimeout,
@@ -38,9 +38,8 @@ from ..play.channel import (
     IllFormedAnswer,
     parse_answer,
 )
-from ..text import one_line
-from . import wire
 from .lag import LagPolicy, LagQuota
+from .seats import Seat, Seating
 
 # Commands whose acceptance is part of the engine's position in a game, sent again to a
 # restarted engine.
@@ -56,10 +55,15 @@ class LinkLost(Exception):
     """The connection went while a message was being sent or awaited."""
 
 
-class Link:
-    """One connection of a participant: sends messages, and is closed with a reason."""
+class Violation(ValueError):
+    """A client sent what it must not (the server then closes its connection); one line."""
 
-    def __init__(self, send: Callable[[str], None], close: Callable[[int, str], None],
+
+class Link:
+    """One connection of a participant: sends messages (a kind and its fields, which the
+    transport encodes: :mod:`referee.host.wire`), and is closed with a reason."""
+
+    def __init__(self, send: Callable[..., None], close: Callable[[int, str], None],
                  address: str = "", latency: Callable[[], float] = lambda: 0.0) -> None:
         self._send = send
         self._close = close
@@ -71,12 +75,12 @@ class Link:
         """The connection's round trip as the transport last measured it (``None``: not yet)."""
         return self._latency() or None
 
-    def send(self, text: str) -> None:
+    def send(self, kind: str, **fields: Any) -> None:
         """Send one message; raises :class:`LinkLost` when the connection is gone."""
         if not self.open:
             raise LinkLost()
         try:
-            self._send(text)
+            self._send(kind, **fields)
         except Exception as error:  # the transport's own errors: the connection is gone
             self.open = False
             raise LinkLost() from error
@@ -166,17 +170,17 @@ class RemoteChannel(Channel):
             self._ready.notify_all()
 
     def deliver(self, link: Link, message: dict[str, Any]) -> None:
-        """A message from the client on ``link``. Raises :class:`wire.WireError` when the
+        """A message from the client on ``link``. Raises :class:`Violation` when the
         client sends what it must not (the server then closes the connection)."""
         if message["type"] not in ("answer", "lost"):
-            raise wire.WireError(f"a client does not send {message['type']!r}")
+            raise Violation(f"a client does not send {message['type']!r}")
         with self._ready:
             if link is not self._link:
                 return
             if message["id"] != self._pending:
                 self._unasked += 1
                 if self._unasked > MAX_UNASKED:
-                    raise wire.WireError(f"more than {MAX_UNASKED} answers nobody asked for")
+                    raise Violation(f"more than {MAX_UNASKED} answers nobody asked for")
                 return
             self._reply, self._replied_at = message, time.monotonic()
             self._pending = None
@@ -268,9 +272,9 @@ class RemoteChannel(Channel):
         with self._ready:
             self._next_id += 1
             self._pending, self._reply = self._next_id, None
-            message = wire.encode("command", id=self._next_id, line=line)
+            number = self._next_id
         sent = time.monotonic()
-        link.send(message)
+        link.send("command", id=number, line=line)
         limit = None if deadline is None else deadline + self.quota.available()
         with self._ready:
             while self._reply is None:
@@ -308,7 +312,7 @@ class RemoteChannel(Channel):
         link = self._link
         if link is not None:
             try:
-                link.send(wire.encode("reset"))
+                link.send("reset")
             except LinkLost:
                 pass
         with self._ready:

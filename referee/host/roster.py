@@ -20,8 +20,8 @@ import hmac
 from dataclasses import dataclass
 from typing import Sequence
 
-from .lag import LagPolicy
-from .remote import Link, RemoteChannel
+from ..play.lag import LagPolicy
+from ..play.remote import Link, RemoteChannel
 
 
 def token_digest(token: str) -> str:

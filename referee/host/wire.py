@@ -17,11 +17,11 @@ allowance (:mod:`.lag`).
 >>> decode('{"type": "answer", "id": "3"}')
 Traceback (most recent call last):
 ...
-referee.event.wire.WireError: answer: 'id' must be an integer
+referee.host.wire.WireError: answer: 'id' must be an integer
 >>> decode('{"type": "lost", "id": 3, "reason": "boom \\\\udc80"}')
 Traceback (most recent call last):
 ...
-referee.event.wire.WireError: text holds a lone surrogate (not Unicode text)
+referee.host.wire.WireError: text holds a lone surrogate (not Unicode text)
 """
 
 from __future__ import annotations

@@ -29,9 +29,9 @@ from typing import Any, Mapping
 
 from ..plan.setup import DEFAULT_MAX_MOVES, Setup
 from ..plan.time_control import TimeControl
+from ..play.lag import LagPolicy
 from ..records.config import ConfigError, read_config
 from .door import DoorPolicy
-from .lag import LagPolicy
 from .roster import Entrant, token_digest
 
 FORMATS = ("round-robin", "double-round-robin", "gauntlet", "ladder")
