@@ -40,7 +40,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ContextManager, Iterator
@@ -354,6 +354,7 @@ class EventFuzzer:
         self.port = port
         self.token = token
         self.session = None
+        self._open = ExitStack()  # the session's connection, while there is one
 
     def send(self, rng: random.Random) -> str:
         kind = rng.random()
@@ -386,7 +387,8 @@ class EventFuzzer:
     def in_session(self, rng: random.Random) -> str:
         try:
             if self.session is None:
-                self.session = websocket(self.url, open_timeout=ANSWER_WAIT)
+                self.session = self._open.enter_context(
+                    websocket(self.url, open_timeout=ANSWER_WAIT))
                 self.session.send(json.dumps({"type": "hello", "token": self.token,
                                               "protocol": 1}))
                 if json.loads(self.session.recv(timeout=ANSWER_WAIT))["type"] != "welcome":
@@ -407,12 +409,11 @@ class EventFuzzer:
             return "refused"
 
     def close(self) -> None:
-        if self.session is not None:
-            try:
-                self.session.close()
-            except (OSError, ConnectionClosed):
-                pass
-            self.session = None
+        try:
+            self._open.close()
+        except (OSError, ConnectionClosed):
+            pass
+        self.session = None
 
     @staticmethod
     def logs_in(url: str, token: str) -> str | None:
