@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.commands.check import EACH_LISTED_GAME, Checker
+from referee.play.compliance import EACH_LISTED_GAME, Checker
 
 from ..processes import (another_thread, command_words, interruptible, processes_where,
                          wait_for)
