@@ -21,6 +21,7 @@ from referee.records.sgf import read_sgf
 
 from ..processes import command_words, processes_where, wait_for
 from ..results import rows_written
+from .test_inbound import strings_of
 
 PYTHON = shlex.quote(sys.executable)
 NOISY = shlex.quote(str(Path(__file__).with_name("noisy_engine.py")))
@@ -67,18 +68,6 @@ def assert_forfeits_by_the_noisy_engine_only(out: Path, games: int) -> None:
         if row["at_fault"] is not None:
             assert row["termination"] in FORFEITS
             assert row["result"] == ("W+" if noisy == "black" else "B+")
-
-
-def strings_of(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from strings_of(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings_of(item)
 
 
 def assert_every_file_printable_and_readable(out: Path) -> None:

@@ -12,6 +12,7 @@ from referee.inbound import Refused, load_json, printable, text_of
 
 
 def strings_of(value):
+    """Every string in a JSON value, its keys included."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
