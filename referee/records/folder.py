@@ -151,6 +151,15 @@ def _sgf_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
+def recorded_clock(seconds: float) -> float:
+    """A clock's time left as the records keep it: never below 0, to the millisecond.
+
+    >>> recorded_clock(-0.2), recorded_clock(12.34567)
+    (0.0, 12.346)
+    """
+    return round(max(0.0, seconds), 3)
+
+
 def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = None) -> str:
     """The SGF record of a game from its results row: a root node with the players, result
     and rules, then one node per move holding our move text (``B[b1-b3]``), with the time left
@@ -192,7 +201,7 @@ def sgf_text(row: Mapping[str, Any], clocks: Sequence[float | None] | None = Non
         letter = "BW"[colour]
         node = f";{letter}[{_sgf_escape(move)}]"
         if clocks and clocks[ply] is not None:
-            node += f"{letter}L[{max(0.0, clocks[ply]):.3f}]"
+            node += f"{letter}L[{recorded_clock(clocks[ply]):.3f}]"
         if ply < len(analyses) and analyses[ply] is not None:
             node += f"{ANALYSIS_PROPERTY}[{_sgf_escape(sgf_value(analyses[ply]))}]"
         nodes.append(node)

@@ -9,10 +9,11 @@ browser (or the live server) never reads half a page.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..records.folder import (REPORT_NAME, RESULTS_NAME, GameRows, WriteFailed, encoded,
-                              engine_names, read_settings, sgf_path, write_atomic)
+                              engine_names, read_settings, recorded_clock, sgf_path,
+                              write_atomic)
 from ..records.results import GameResult
 from ..stats import Tally, history, summary_of
 from ..stats.ratings import run_anchor
@@ -98,12 +99,18 @@ def append_to_games_list(out: Path, row: Mapping[str, Any]) -> None:
         raise WriteFailed(path, error) from None
 
 
-def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any]) -> Path:
-    """Write the replay data of one finished game; returns its path."""
-    try:
-        clocks = sgf_clocks(sgf_path(out, row["game_no"]).read_text(encoding="utf-8"))
-    except OSError:
-        clocks = []
+def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any],
+               clocks: Sequence[float | None] | None = None) -> Path:
+    """Write the replay data of one finished game; returns its path. ``clocks`` (the mover's
+    time left after each move) as the game just played gave them; without them, as its SGF
+    record kept them (a folder's replays written anew)."""
+    if clocks is not None:
+        clocks = [None if left is None else recorded_clock(left) for left in clocks]
+    else:
+        try:
+            clocks = sgf_clocks(sgf_path(out, row["game_no"]).read_text(encoding="utf-8"))
+        except OSError:
+            clocks = []
     path = out / game_file(row["game_no"])
     start = (main_time(settings, row["black_index"]), main_time(settings, row["white_index"]))
     write_page_file(path, game_script(replay(row, clocks, start)))

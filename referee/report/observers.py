@@ -71,7 +71,7 @@ class ReportWriter(RunObserver):
         self.sample.add(point_of(summary.headline, summary.games, summary.pairs))
         self.data = ReportData(self.data.settings, self.data.names, summary,
                                self.sample.points(), self.data.planned)
-        self._safely(lambda: write_game(self.out, game.row, self.data.settings))
+        self._safely(lambda: write_game(self.out, game.row, self.data.settings, game.clocks))
         self._safely(lambda: append_to_games_list(self.out, game.row))
         if self.clock() - self.written_at >= self.min_interval:
             self._write()

@@ -154,6 +154,19 @@ def test_report_writes_the_replays_it_lacks_and_all_of_them_in_a_new_format(
     assert first.read_text().startswith("OlympiadReport.loaded(")
 
 
+def test_a_replay_written_as_its_game_ends_is_the_one_the_records_rebuild(
+        breakthrough_match, tmp_path):
+    """The live run writes each replay from the game's own clocks, without reading back the
+    SGF it has just written; ``report --all-replays`` rebuilds them from the SGF records: the
+    same files, byte for byte."""
+    live = {number: (breakthrough_match / game_file(number)).read_text() for number in (1, 2)}
+    copy = shutil.copytree(breakthrough_match, tmp_path / "copy")
+    (copy / REPLAYS_FORMAT_FILE).write_text(f"{REPLAY_FORMAT - 1}\n")
+    write_report(copy)
+    assert {number: (copy / game_file(number)).read_text() for number in (1, 2)} == live
+    assert "clocks" in live[1]
+
+
 def test_an_sprt_run_shows_the_llr_over_games_between_its_bounds():
     rows = made_up_rows(2, 12, paired=True)
     sprt = SprtSettings(elo0=0, elo1=10)
