@@ -17,7 +17,7 @@ import click
 from ..host.client import Client, ClientError
 from ..host.event import Event, EventError
 from ..host.event_file import EventFileError, read_event
-from ..records.folder import WriteFailed
+from ..records.files import WriteFailed
 from ..run.observer import Run
 from ..text import one_line
 from .match import PROGRAM, interruptible

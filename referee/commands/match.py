@@ -43,17 +43,9 @@ from ..play.entrants import (
     versioned_names,
 )
 from ..play.human import HUMAN
-from ..records.folder import (
-    RESULTS_NAME,
-    FolderBusy,
-    FolderRefused,
-    ResultsFile,
-    SettingsMismatch,
-    WriteFailed,
-    check_settings,
-    lock_folder,
-    saved_settings,
-)
+from ..records.files import FolderRefused, WriteFailed
+from ..records.folder import RESULTS_NAME, FolderBusy, ResultsFile, lock_folder
+from ..records.settings import SettingsMismatch, check_settings, saved_settings
 from ..report.observers import ReportWriter
 from ..run.executor import Executor, ExecutorError, ThreadExecutor, local_workers
 from ..run.observer import Observers, Run, RunObserver

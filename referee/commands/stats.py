@@ -17,8 +17,8 @@ from typing import Any, Sequence
 
 import click
 
-from ..records.folder import (RESULTS_NAME, SETTINGS_NAME, SettingsMismatch, engine_names,
-                              read_rows, saved_settings, scan_results)
+from ..records.folder import RESULTS_NAME, SETTINGS_NAME, engine_names, read_rows, scan_results
+from ..records.settings import SettingsMismatch, saved_settings
 from ..records.results import GameResult
 from ..stats.output import format_summary
 from ..stats.ratings import run_anchor

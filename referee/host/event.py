@@ -19,15 +19,9 @@ from ..plan.ladder import Ladder
 from ..plan.schedule import ScheduledGame, plan
 from ..play.entrants import EngineSpec
 from ..play.remote import RemoteSeating
-from ..records.folder import (
-    RESULTS_NAME,
-    FolderBusy,
-    FolderRefused,
-    ResultsFile,
-    SettingsMismatch,
-    check_settings,
-    lock_folder,
-)
+from ..records.files import FolderRefused
+from ..records.folder import RESULTS_NAME, FolderBusy, ResultsFile, lock_folder
+from ..records.settings import SettingsMismatch, check_settings
 from ..report.live import LiveGames
 from ..report.observers import LiveView, ReportWriter
 from ..run.executor import ThreadExecutor

@@ -40,7 +40,7 @@ from engine import COLOUR_NAMES, GameError, IllegalMoveError, Position
 from engine.drawing import board_geometry, svg
 
 from ..play.human import HUMAN, Seat, SeatRefused, log
-from ..records.folder import sgf_text
+from ..records.game_sgf import sgf_text
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary

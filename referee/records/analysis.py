@@ -109,7 +109,7 @@ def from_row(row: Mapping[str, Any] | None) -> Analysis | None:
 
 def analyses_in(record: SgfRecord) -> list[Analysis | None]:
     """Each move's analysis in an SGF record's main line (its ``EA`` property, as
-    :func:`referee.records.folder.sgf_text` writes it), ``None`` where a move has none.
+    :func:`referee.records.game_sgf.sgf_text` writes it), ``None`` where a move has none.
 
     >>> from .sgf import read_sgf
     >>> analyses_in(read_sgf("(;GM[loa];B[b1-b3]EA[score 0.5\\npv b1-b3];W[a2-c2])"))

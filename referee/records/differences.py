@@ -1,6 +1,6 @@
 """What differs between a folder's saved settings and a resume's: each setting, old and new.
 
-A resume under other settings is refused (:func:`referee.records.folder.check_settings`); the
+A resume under other settings is refused (:func:`referee.records.settings.check_settings`); the
 refusal names every setting that differs, down to the one value, in the words of the command
 line: ``engine 2 time 3 (now 5)``, not the two engines' whole dicts; an event's, in those of
 its event file (:data:`EVENT_LABELS`: ``participant 2 time 3 (now 5)``).

@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from ..records.folder import (REPORT_NAME, RESULTS_NAME, GameRows, WriteFailed, encoded,
-                              engine_names, read_settings, recorded_clock, sgf_path,
-                              write_atomic)
+from ..records.files import WriteFailed, encoded, write_atomic
+from ..records.folder import REPORT_NAME, RESULTS_NAME, GameRows, engine_names, sgf_path
+from ..records.game_sgf import recorded_clock
+from ..records.settings import read_settings
 from ..records.results import GameResult
 from ..stats import Tally, history, summary_of
 from ..stats.ratings import run_anchor

@@ -24,7 +24,8 @@ from typing import Any, Callable, TypeVar
 from engine.search import Analysis
 
 from ..plan.schedule import ScheduledGame
-from ..records.folder import RESULTS_NAME, GameRows, read_settings
+from ..records.folder import RESULTS_NAME, GameRows
+from ..records.settings import read_settings
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary, point_of

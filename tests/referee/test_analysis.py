@@ -19,7 +19,7 @@ from engine.search import Analysis, Player
 from protocol.cli import build_engine
 from referee.records.analysis import (analyses_in, from_row, read_text, sgf_value,
                                      split_answer, to_row)
-from referee.records.folder import sgf_text
+from referee.records.game_sgf import sgf_text
 from referee.records.sgf import read_sgf
 from referee.run.runner import result_row
 

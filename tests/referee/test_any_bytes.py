@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, Phase, example, given, settings, strategies 
 
 from referee.commands import cli
 from referee.inbound import load_json, printable
-from referee.records.folder import check_settings, save_game, ResultsFile, write_summary
+from referee.records.folder import ResultsFile, save_game, write_summary
+from referee.records.settings import check_settings
 from referee.records.sgf import read_sgf
 
 from ..processes import command_words, processes_where, wait_for

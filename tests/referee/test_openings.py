@@ -13,7 +13,7 @@ from engine import find_game, game_names
 from referee.plan.book_maker import game_bound, generate_book, search_score
 from referee.plan.openings import BookError, book_text, load_book, order_openings, write_book
 from referee.plan.setup import Opening, Setup
-from referee.records.folder import sgf_text
+from referee.records.game_sgf import sgf_text
 
 from ..playouts import random_game
 

@@ -29,14 +29,9 @@ from referee.play.channel import (
 )
 from referee.play.entrants import EngineSpec, unique_names
 from referee.play.game import play_game
-from referee.records.folder import (
-    GameRows,
-    ResultsFile,
-    SettingsMismatch,
-    check_settings,
-    read_rows,
-    sgf_text,
-)
+from referee.records.folder import GameRows, ResultsFile, read_rows
+from referee.records.game_sgf import sgf_text
+from referee.records.settings import SettingsMismatch, check_settings
 from referee.records.results import GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.records.folder import sgf_text
+from referee.records.game_sgf import sgf_text
 from referee.records.sgf import MAX_NESTING, SgfError, read_collection, read_sgf
 
 from ..playouts import random_game

@@ -20,7 +20,8 @@ from referee.play.channel import Channel, InProcessChannel
 from referee.play.clock import Clock
 from referee.play.entrants import EngineSpec
 from referee.play.game import play_game
-from referee.records.folder import FolderBusy, ResultsFile, lock_folder, sgf_text
+from referee.records.folder import FolderBusy, ResultsFile, lock_folder
+from referee.records.game_sgf import sgf_text
 from referee.records.results import FinishedGame, GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run, RunObserver
