@@ -1,3 +1,3 @@
-"""Running many games: the :mod:`.runner` plays the planned games on an :mod:`.executor`
-(threads here, or a Dask cluster, :mod:`.cluster`) and tells the run's observers
-(:mod:`.observer`) how it goes."""
+"""Running many games: the one :mod:`.runner` plays the planned (or paired) games on an
+:mod:`.executor` (threads here, or a Dask cluster, :mod:`.cluster`) as their seats are ready,
+and tells the run's observers (:mod:`.observer`) how it goes."""

@@ -3,7 +3,8 @@
 
 One module per model, as fastchess lays them out: :mod:`.tally` (the running counts of a run),
 :mod:`.elo` (Elo, nElo, LOS of games and of game pairs), :mod:`.sprt` (the GSPRT),
-:mod:`.ratings` (Bradley-Terry over many engines); :mod:`.summary` puts them together into a
+:mod:`.ratings` (Bradley-Terry over many engines), :mod:`.glicko` (Glicko-2, the rating that
+moves after every game); :mod:`.summary` puts them together into a
 :class:`Summary` value (written as ``summary.json``) and :mod:`.output` prints it.
 """
 
