@@ -225,7 +225,7 @@ def terminations_section(summary: Summary | None) -> str:
     if summary is None or not summary.games:
         return ""
     rows = [[row.name, _counts(row.terminations["wins"]), _counts(row.terminations["draws"]),
-             _counts(row.terminations["losses"]), _counts(row.at_fault)]
+             _counts(row.terminations["losses"]), _counts(row.faults)]
             for row in summary.standings]
     body = (f"<p>All games: {escape(_counts(summary.terminations))}</p>"
             + table(["engine", "its wins by", "its draws by", "its losses by", "at fault"], rows,

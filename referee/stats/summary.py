@@ -177,8 +177,8 @@ class TimeUse:
 class Standing(Scored):
     """One engine against the field: ``index`` its 1-based place on the command line,
     ``rank`` in the standings; ``elo`` from its own games (trinomial model; no nElo);
-    ``terminations`` of its ``"wins"``, ``"draws"`` and ``"losses"``, and ``at_fault`` those it
-    caused, each by termination."""
+    ``terminations`` of its ``"wins"``, ``"draws"`` and ``"losses"``, and ``faults`` the losses
+    it caused, each by termination (a game's ``at_fault`` is always the colour at fault)."""
 
     index: int
     rank: int
@@ -190,7 +190,7 @@ class Standing(Scored):
     as_first: Share
     as_second: Share
     terminations: dict[str, dict[str, int]]
-    at_fault: dict[str, int]
+    faults: dict[str, int]
     time: TimeUse
 
     def as_json(self) -> dict[str, Any]:
@@ -200,7 +200,7 @@ class Standing(Scored):
                 "points": self.points, "score": self.score,
                 **{key: figures[key] for key in ("elo", "elo_95", "los")},
                 "as_first": self.as_first.as_json(), "as_second": self.as_second.as_json(),
-                "terminations": self.terminations, "at_fault": self.at_fault,
+                "terminations": self.terminations, "faults": self.faults,
                 "time": self.time.as_json(), "rank": self.rank}
 
 
@@ -335,7 +335,7 @@ def standings(tally: Tally, names: Sequence[str]) -> tuple[Standing, ...]:
             as_first=Share(*_share(engine.turns[0])), as_second=Share(*_share(engine.turns[1])),
             terminations={key: dict(sorted(counter.items()))
                           for key, counter in engine.ended.items()},
-            at_fault=dict(sorted(engine.at_fault.items())), time=TimeUse.of(engine)))
+            faults=dict(sorted(engine.faults.items())), time=TimeUse.of(engine)))
     return tuple(table)
 
 

@@ -40,7 +40,7 @@ class EngineTally:
     turns: list[list[float]] = field(default_factory=lambda: [[0, 0.0], [0, 0.0]])
     ended: dict[str, Counter] = field(default_factory=lambda: {
         "wins": Counter(), "draws": Counter(), "losses": Counter()})
-    at_fault: Counter = field(default_factory=Counter)
+    faults: Counter = field(default_factory=Counter)
     moves: int = 0
     seconds: float = 0.0
     timed_seconds: float = 0.0
@@ -55,7 +55,7 @@ class EngineTally:
         turn[1] += score
         self.ended[("wins", "draws", "losses")[kind]][result.termination.value] += 1
         if result.at_fault is not None and result.at_fault == colour:
-            self.at_fault[result.termination.value] += 1
+            self.faults[result.termination.value] += 1
         used, made, left = result.used[colour], result.moves[colour], result.min_left[colour]
         self.seconds += used or 0.0
         if made is not None and used is not None:

@@ -223,7 +223,7 @@ def test_summary_per_engine_figures():
     assert a["time"] == {"moves": 30, "seconds": 11.0, "per_move": 11.0 / 30, "min_left": 2.5}
     assert a["as_first"] == {"games": 1, "score": 1.0} and a["as_second"]["score"] == 0.0
     assert a["terminations"] == {"wins": {"normal": 1}, "draws": {}, "losses": {"timeout": 1}}
-    assert a["at_fault"] == {"timeout": 1}
+    assert a["faults"] == {"timeout": 1}
     assert summary["first_player"]["score"] == 1.0 and summary["draw_ratio"] == 0.0
     assert summary["crosstable"][0][1] == {"points": 1.0, "games": 2}
 
