@@ -48,6 +48,26 @@ def decimal(text: str) -> float:
     return float(text)
 
 
+_BOARD_SIZE = re.compile(r"([0-9]+)(?:(?:\s*x\s*|\s+)([0-9]+))?")
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """``N`` or ``COLSxROWS`` (the command line's ``--boardsize``, an event file's
+    ``boardsize``) as (columns, rows); else ``ValueError``.
+
+    >>> board_size("7x9"), board_size("10"), board_size(" 6 X 5 "), board_size("6 5")
+    ((7, 9), (10, 10), (6, 5), (6, 5))
+    >>> board_size("6x")
+    Traceback (most recent call last):
+    ...
+    ValueError: '6x' is not N or COLSxROWS (ASCII digits)
+    """
+    match = _BOARD_SIZE.fullmatch(text.strip().lower())
+    if not match:
+        raise ValueError(f"{text!r} is not N or COLSxROWS (ASCII digits)")
+    return int(match[1]), int(match[2] or match[1])
+
+
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 
 

@@ -11,7 +11,6 @@ that takes them, and the game they name as a checked :class:`Setup`.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -21,9 +20,8 @@ from engine import GameError, find_game
 
 from ..plan.setup import Setup
 from ..stats.sprt import SprtError, SprtSettings
-from ..text import decimal, sprt_values, whole
+from ..text import board_size, decimal, sprt_values, whole
 
-_SIZE = re.compile(r"([0-9]+)(?:x([0-9]+))?")
 
 
 class _AsciiNumber:
@@ -69,11 +67,10 @@ def parse_size(text: str) -> tuple[int, int]:
     >>> parse_size("7x9"), parse_size("10")
     ((7, 9), (10, 10))
     """
-    match = _SIZE.fullmatch(text.strip().lower())
-    if not match:
-        raise click.BadParameter(f"{text!r} is not N or COLSxROWS (ASCII digits)",
-                                 param_hint="--boardsize")
-    return int(match[1]), int(match[2] or match[1])
+    try:
+        return board_size(text)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--boardsize") from None
 
 
 def parse_options(words: tuple[str, ...]) -> dict[str, str]:

@@ -31,6 +31,7 @@ from ..plan.setup import DEFAULT_MAX_MOVES, Setup
 from ..plan.time_control import TimeControl
 from ..play.lag import LagPolicy
 from ..records.config import ConfigError, read_config
+from ..text import board_size
 from .door import DoorPolicy
 from .roster import Entrant, token_digest
 
@@ -172,11 +173,10 @@ def _control(reader: _Reader) -> TimeControl:
 def _size(text: Any) -> tuple[int, int] | None:
     if text is None:
         return None
-    words = str(text).lower().replace("x", " ").split()
-    if not 1 <= len(words) <= 2 or not all(word.isdigit() for word in words):
-        raise ValueError(f"boardsize must be N or COLSxROWS, not {text!r}")
-    cols, rows = int(words[0]), int(words[-1])
-    return cols, rows
+    try:
+        return board_size(str(text))
+    except ValueError as error:
+        raise ValueError(f"boardsize: {error}") from None
 
 
 def _entrants(reader: _Reader) -> tuple[Entrant, ...]:

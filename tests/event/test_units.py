@@ -92,7 +92,7 @@ def test_a_token_is_recognised_in_constant_time_by_its_digest():
     ({"game": "chess"}, "game 'chess'"),
     ({"time": "long"}, "time must be"),
     ({"grace": -1}, "grace must be at least 0"),
-    ({"boardsize": "big"}, "boardsize must be N or COLSxROWS"),
+    ({"boardsize": "big"}, "boardsize: 'big' is not N or COLSxROWS"),
     ({"anchor": {"name": "Nobody", "elo": 1}}, "anchor 'Nobody' is not a participant"),
     ({"pairs": True, "games": 3}, r"games must be even with pairs = true \(a pair is two"),
 ])
