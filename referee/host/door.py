@@ -49,7 +49,9 @@ class DoorPolicy:
     """The door's limits (the event file's ``[limits]`` table; docs/event.md)."""
 
     pending: int = 1024             # connections not yet logged in, in all
-    pending_per_address: int = 16   # ... and from one address
+    # ... and from one address: room for many engines behind one address (an author's bots, a
+    # lab behind NAT) connecting at once, while one address cannot take the whole of ``pending``
+    pending_per_address: int = 64
     failures: int = 10              # wrong tokens from one address within ``window``: a ban
     window: float = 600.0
     ban: float = 60.0

@@ -162,14 +162,24 @@ def upgrade_request(port: int) -> bytes:
             f"Sec-WebSocket-Version: 13\r\n\r\n").encode()
 
 
+def closed_by_the_server(raw: socket.socket) -> bool:
+    """Whether the server closed ``raw`` at once (else it is waiting for the handshake)."""
+    raw.settimeout(1)
+    try:
+        return raw.recv(1) == b""
+    except TimeoutError:
+        return False
+
+
 def threads_of(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/task"))
 
 
 def test_a_thousand_silent_connections_cost_no_threads_and_block_no_one(tmp_path, processes):
     """1,000 connections that never said hello cost the server 3,004 threads; now they cost it
-    none, the cap per address refuses the excess from one address at once, and the
-    participants join and play while the 1,000 are open."""
+    none, and the participants join and play while the 1,000 are open. The caps on connections
+    waiting to log in refuse the excess at once: from one address past 64, from all past
+    1,024."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 2500:
         pytest.skip(f"needs 2,500 open files, the limit is {hard}")
@@ -178,26 +188,37 @@ def test_a_thousand_silent_connections_cost_no_threads_and_block_no_one(tmp_path
     processes.append(server)
     port = port_of(url)
     before = threads_of(server.popen.pid)
-    silent = []
+    opened = []
+
+    def silent(source: str) -> socket.socket:
+        raw = socket.create_connection(("127.0.0.1", port), timeout=20,
+                                       source_address=(source, 0))
+        opened.append(raw)
+        return raw
+
     try:
-        for number in range(1000):  # ten from each of 100 addresses, under the cap of 16
-            raw = socket.create_connection(("127.0.0.1", port), timeout=20,
-                                           source_address=(f"127.0.1.{number // 10 + 1}", 0))
-            raw.sendall(upgrade_request(port))
-            silent.append(raw)
-        for raw in silent:
-            assert raw.recv(12) == b"HTTP/1.1 101"
-        crowd = [socket.create_connection(("127.0.0.1", port), timeout=20,
-                                          source_address=("127.0.0.2", 0)) for _ in range(20)]
-        refused = sum(raw.recv(1) == b"" for raw in crowd[16:])
-        assert refused == 4
-        server.wait_for(r"refused a connection from 127\.0\.0\.2:\d+: 16 connections from "
+        crowd = [silent("127.0.0.2") for _ in range(70)]  # one address: 64 wait, 6 refused
+        assert sum(raw.recv(1) == b"" for raw in crowd[64:]) == 6
+        server.wait_for(r"refused a connection from 127\.0\.0\.2:\d+: 64 connections from "
                         r"this address are waiting to log in")
+        for raw in crowd:
+            raw.close()
+        idle = [silent(f"127.0.1.{number // 10 + 1}") for number in range(1000)]
+        for raw in idle:  # ten from each of 100 addresses, each under the cap of 64
+            raw.sendall(upgrade_request(port))
+        for raw in idle:
+            assert raw.recv(12) == b"HTTP/1.1 101"
+        over = [silent("127.0.0.3") for _ in range(30)]  # past 1,024 in all: refused
+        assert sum(map(closed_by_the_server, over)) >= 6  # at most 24 more may wait
+        server.wait_for(r"refused a connection from 127\.0\.0\.3:\d+: 1024 connections are "
+                        r"waiting to log in")
+        for raw in over:
+            raw.close()
         assert threads_of(server.popen.pid) <= before + 2
         processes += [connect(url, name) for name in NAMES[:2]]
         assert server.wait(60) == 0, server.output
         assert rows(tmp_path / "out")[0]["termination"] == "normal"
     finally:
-        for raw in silent + locals().get("crowd", []):
+        for raw in opened:
             raw.close()
     assert_no_traceback(server)
