@@ -5,8 +5,6 @@ better, well inside ``±WIN``. The search adds a transposition table (keyed by
 ``Position.key()``), the previous iteration's best move first, killer moves and the history
 heuristic for ordering, and principal-variation search (null windows after the first move).
 A proven win or loss is scored ``±(WIN - plies)`` so that the shortest win is preferred.
-A new iteration starts only when its cost, foreseen from the growth of the last ones, ends it
-near the move's soft time limit (:func:`_next_iteration_fits`).
 
 At the depth limit a quiescence search follows the position's ``noisy_moves()`` (captures and
 the like, up to :data:`QUIESCENCE_PLIES` deep) from the evaluation as a stand-pat score, so
@@ -61,15 +59,6 @@ SOLVE_SHARE = 0.6
 # runs long; its best move so far is kept). At 0.45 the engine left half its clock unused in
 # Domineering against the 10x-time UCT (2.3 s of 6 s a game).
 NEXT_ITERATION = 0.6
-# Nor does one start that would end past this multiple of the soft limit, its cost foreseen as
-# the last iteration's times the larger of the last two growths (at least MIN_GROWTH; odd and
-# even depths grow by different factors, and one growth alone let a few iterations run into
-# the hard limit, cut there with nothing to show): in Clobber's
-# opening an iteration costs 4-8 times the last, so one begun at 0.6 of the soft limit ran to
-# 2-4 times it, and on PyPy (three times CPython's nodes a second, so one iteration more a move)
-# the engine spent 50 of its 60 s before the middle game, where the game is decided.
-ITERATION_OVERRUN = 2.0
-MIN_GROWTH = 2.0
 # Late move reductions (in games that ask for them by ``late_move_reductions``) start at this
 # remaining depth: below it a reduced search would go straight to the quiescence search.
 REDUCE_FROM_DEPTH = 3
@@ -129,23 +118,20 @@ class AlphaBeta:
         if len(moves) > WIDE_NODE:
             max_depth = 1
         working = position.copy()
-        durations: list[float] = []  # seconds each finished iteration took
         for depth in range(1, max_depth + 1):
             self.killers = [[None, None] for _ in range(depth + 2)]
-            started = budget.elapsed()
             try:
                 score, move = self._root(working, moves, best, depth)
             except _OutOfTime as partial:
                 if partial.args and partial.args[0] is not None:
                     best = partial.args[0]
                 break
-            durations.append(budget.elapsed() - started)
             best, self.score, self.depth_reached = move, score, depth
             if abs(score) >= MATE_BOUND:
                 break  # a proven result does not get better with depth
-            if budget.soft is not None and not _next_iteration_fits(
-                    budget.elapsed() - solving, durations, budget.soft):
-                break
+            if (budget.soft is not None
+                    and budget.elapsed() - solving >= NEXT_ITERATION * budget.soft):
+                break  # the next iteration would not finish in time
         return best
 
     def analysis(self, position: Position, move) -> Analysis:
@@ -364,27 +350,6 @@ class AlphaBeta:
                 return score
             alpha = max(alpha, score)
         return alpha
-
-
-def _next_iteration_fits(spent: float, durations: list[float], soft: float) -> bool:
-    """Whether another iteration may start, ``spent`` seconds into a move with a ``soft``
-    limit, after iterations that took ``durations``: only before :data:`NEXT_ITERATION` of the
-    soft limit, and only if its foreseen cost (the last iteration's times the larger of the
-    last two growths) ends it by :data:`ITERATION_OVERRUN` times the soft limit.
-
-    >>> _next_iteration_fits(0.5, [0.02, 0.1, 0.5], 2.0)  # 0.5 + 5 x 0.5 = 3.0 <= 4.0
-    True
-    >>> _next_iteration_fits(0.5, [0.01, 0.1, 0.5], 2.0)  # 0.5 + 10 x 0.5 = 5.5 > 4.0
-    False
-    >>> _next_iteration_fits(1.3, [0.01, 0.02], 2.0)      # past 0.6 of the soft limit
-    False
-    """
-    if spent >= NEXT_ITERATION * soft:
-        return False
-    recent = durations[-3:]
-    growths = [later / earlier for earlier, later in zip(recent, recent[1:]) if earlier > 0]
-    foreseen = max([MIN_GROWTH, *growths]) * durations[-1]
-    return spent + foreseen <= ITERATION_OVERRUN * soft
 
 
 def _left_out(position: Position, moves: list) -> list:
