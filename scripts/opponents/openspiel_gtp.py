@@ -371,8 +371,8 @@ def format_answer(success: bool, ident: str, text: str) -> str:
 
 def serve(engine: Engine) -> None:
     """Answers commands from standard input until ``quit`` or the end of input."""
-    for raw in sys.stdin:
-        words = words_of(raw)
+    for raw in sys.stdin.buffer:  # bytes: a line that is not UTF-8 must not end the loop
+        words = words_of(raw.decode("utf-8", "replace"))
         if not words:
             continue
         ident = words.pop(0) if words[0].isdigit() else ""

@@ -102,3 +102,12 @@ def test_its_legal_moves_are_ours_along_a_random_game(wrapper, game, size):
     else:
         assert wrapper.ask("side_to_move") == ("black", "white")[position.to_move]
     wrapper.close()
+
+
+def test_bytes_that_are_not_text_get_a_failure_answer_and_the_wrapper_goes_on():
+    completed = subprocess.run(COMMAND.split(), input=b"\xff\xfe play\n1 protocol_version\n",
+                               capture_output=True, cwd=ROOT, timeout=30)
+    answers = completed.stdout.decode("utf-8", "replace").split("\n\n")
+    assert answers[0].startswith("? unknown command")
+    assert answers[1] == "=1 2"
+    assert completed.returncode == 0 and completed.stderr == b""
