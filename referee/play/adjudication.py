@@ -20,7 +20,8 @@ solver proves within its first few hundred positions, and those proven on earlie
 game: they are kept); a position in reach but not proven at a glance is then searched in a
 thread of its own (:class:`Proof`) while the engine to move thinks, up to the time budget, and
 the search stops when the answer comes (unless ``exact_wait``: then the referee waits for the
-rest of the budget). A proof found meanwhile ends the game after ply ``k`` all the same: the
+rest of the budget); after searches that proved nothing, the next ones are spaced out
+(:data:`MOST_SKIPPED`). A proof found meanwhile ends the game after ply ``k`` all the same: the
 answer is not played. A position out of the solver's reach (the game's solver says so at once:
 too many open stones or squares) is not searched at all.
 
@@ -52,10 +53,17 @@ from ..plan.adjudication import Adjudication
 # The deepest line the exhaustive solver follows; a line still open there is not a proof.
 EXHAUSTIVE_DEPTH = 200
 # The exhaustive solver looks at the clock at the first position it searches (one not decided
-# at once, nor in its table) and every this many after.
-CLOCK_EVERY = 64
+# at once, nor in its table) and every this many after: often enough (well under a millisecond)
+# that the game's thread, woken by the engine's answer, gets the interpreter back at once from
+# a search running beside it.
+CLOCK_EVERY = 8
 # The exhaustive solver's results kept through a game, at most (then it starts afresh).
 TABLE_LIMIT = 500_000
+# After a search that proved nothing before the engine answered, the next ones are spaced out:
+# the n-th fruitless search in a row skips the searches of the next 2**(n-1) - 1 plies, at most
+# this many (the glance still looks at every ply), so that a game the solver cannot reach costs
+# it little while an engine thinks.
+MOST_SKIPPED = 7
 
 
 class Adjudicator:
@@ -67,6 +75,8 @@ class Adjudicator:
         self.move_limit = move_limit
         self.table: dict = {}  # the exhaustive solver's proven results, for the whole game
         self._pending: tuple[Position, int] | None = None
+        self._fruitless = 0  # searches in a row that proved nothing
+        self._next_search = 0  # the first ply whose position is searched again
 
     def judge(self, position: Position, ply: int,
               scores: Sequence[float | None]) -> Outcome | None:
@@ -84,7 +94,18 @@ class Adjudicator:
             return None
         position, ply = self._pending
         self._pending = None
+        if ply < self._next_search:
+            return None
         return Proof(self, position, ply)
+
+    def fruitless(self, ply: int) -> None:
+        """The search of the position after ``ply`` plies proved nothing before the answer:
+        space out the next searches (see :data:`MOST_SKIPPED`), unless the referee waits for
+        its solver anyway (``exact_wait``)."""
+        if self.settings.exact_wait:
+            return
+        self._fruitless += 1
+        self._next_search = ply + min(2 ** (self._fruitless - 1), MOST_SKIPPED + 1)
 
     def _exact(self, position: Position, ply: int) -> Outcome | None:
         self._pending = None
@@ -184,6 +205,8 @@ class Proof:
         if not (answered and self.adjudicator.settings.exact_wait):
             self._halt.set()
         self._thread.join()
+        if answered and self.value is None:
+            self.adjudicator.fruitless(self.ply)
         if not answered or self.value is None:
             return None
         return self.adjudicator.verdict(self.position, self.ply, self.value)

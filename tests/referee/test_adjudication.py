@@ -322,3 +322,22 @@ def test_saved_settings_name_exact_wait_only_when_set():
     assert "exact_wait" not in Adjudication(exact="all").saved()
     assert Adjudication(exact="all", exact_wait=True).saved()["exact_wait"] is True
     assert Adjudication(**Adjudication(exact="all").saved()) == Adjudication(exact="all")
+
+
+def test_fruitless_searches_are_spaced_out_and_not_when_the_referee_waits(monkeypatch):
+    """Each search that proves nothing before the answer doubles the plies until the next
+    (1, 2, 4, 8, then every 8th ply); the glance still looks at every ply. With
+    ``exact_wait`` every position in reach is searched, as before."""
+    monkeypatch.setattr(adjudication, "Proof", lambda adjudicator, position, ply: ply)
+    searched = []
+    for wait in (False, True):
+        adjudicator = Adjudicator(Adjudication(exact="all", exact_wait=wait))
+        plies = []
+        for ply in range(40):
+            adjudicator._pending = (None, ply)  # in reach, not proven at a glance
+            if adjudicator.start_proof() is not None:
+                plies.append(ply)
+                adjudicator.fruitless(ply)
+        searched.append(plies)
+    assert searched[0] == [0, 1, 3, 7, 15, 23, 31, 39]
+    assert searched[1] == list(range(40))
