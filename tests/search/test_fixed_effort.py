@@ -6,6 +6,7 @@ time through the real referee and engine processes at 0.1 s a move."""
 import json
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 
 import pytest
@@ -95,6 +96,32 @@ def test_an_outer_stop_overrides_a_capped_solve_giving_up():
         with pytest.raises(OutOfBudget):  # the search's limit, not the cap's None
             solver.wins_within([shape], BLACK, 500)
     assert solver.wins_within([shape], BLACK, 64) is None  # the cap alone: it gives up
+
+
+def test_each_thread_stops_the_solver_by_its_own_stop():
+    # The referee proves positions of several games at once, in threads, on one solver: a
+    # game's due clock must not stop another's solving, nor stay behind when it leaves first.
+    solver = SumSolver(domineering.DOMINEERING, region_limit=6)
+    shape = domineering.DOMINEERING.normal([(x, y, 0) for x in range(6) for y in range(4)])
+    entered, leave = threading.Event(), threading.Event()
+
+    def solve_with_a_due_clock():
+        with solver.stopping(lambda: True):
+            entered.set()
+            leave.wait(30)
+    other = threading.Thread(target=solve_with_a_due_clock)
+    other.start()
+    try:
+        assert entered.wait(30)
+        with solver.stopping(lambda: False):
+            assert solver.wins_within([shape], BLACK, 64) is None  # its own cap, no raise
+            leave.set()
+            other.join(30)
+    finally:
+        leave.set()
+        other.join(30)
+    assert solver.stop is None
+    assert solver.wins_within([shape], BLACK, 64) is None
 
 
 def test_a_fixed_effort_takes_the_clocks_hard_limit_and_no_soft_one():
