@@ -200,6 +200,8 @@ class Laocoon(Game):
         super().__init__(options, size)
         self.variant = self.settings["variant"]
         self.layout = layout_from_text(self.settings["layout"])
+        # A layout given with the option is the start to reproduce (SPEC 2.9), never redrawn.
+        self.layout_given = "layout" in (options or {})
         self.swaps = self.variant != "standard"
         self.hands_on = self.variant != "quick"
         # Every quick move takes a disc out of the game, so the game ends within 64 moves.
@@ -212,8 +214,9 @@ class Laocoon(Game):
         return super().check_option(key, value)
 
     def draw_start(self, rng: random.Random) -> dict[str, str]:
-        """A random layout for the random and quick variants; the standard start is fixed."""
-        if not self.swaps:
+        """A random layout for the random and quick variants, unless one was given (then that
+        start is reproduced); the standard start is fixed."""
+        if not self.swaps or self.layout_given:
             return {}
         return {"layout": random_layout(rng)}
 

@@ -642,3 +642,14 @@ REPEATS = (r"^([a-h]\d)\+\1=", r"^([a-h]\d)-[a-h]\d\+\1$")
 PLAY_BY_CLICKS = (["--max-moves", "30", "--option", "variant=random", "--option",
                    "layout=pbbpybybyypypyopbybypbpoypybyooobypbybpoooyooobpppooypopybboobbp"],
                   [*REPEATS, r"^[a-h]\d$|-.*\+"], [r"^[a-h]\d$", r"-[a-h]\d\+", *REPEATS])
+
+
+def test_a_layout_given_with_a_random_variant_is_the_start_not_redrawn():
+    """SPEC 2.9: ``layout=`` is accepted by every variant, so any start can be reproduced; the
+    referee draws a layout only when none was given."""
+    layout = PLAY_BY_CLICKS[0][-1].split("=", 1)[1]
+    for variant in ("random", "quick"):
+        game = find_game("laocoon")({"variant": variant, "layout": layout})
+        assert game.draw_start(random.Random(1)) == {}
+        drawn = find_game("laocoon")({"variant": variant}).draw_start(random.Random(1))
+        assert set(drawn) == {"layout"} and drawn["layout"] != layout
