@@ -59,3 +59,16 @@ def wait_for(condition, seconds: float = 60.0, process: subprocess.Popen | None 
             f"the process ended early: {process.communicate()}"
         time.sleep(0.02)
     return held
+
+
+def interrupt(process: subprocess.Popen) -> str:
+    """End ``process`` with Ctrl-C (if it has not ended; a kill after 10 s) and return what it
+    wrote to standard error."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    try:
+        _, errors = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, errors = process.communicate()
+    return errors

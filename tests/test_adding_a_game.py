@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -33,7 +32,7 @@ from referee.records.sgf import read_sgf
 from referee.report.replay import unpack
 
 from .playouts import check_playout
-from .processes import interruptible
+from .processes import interrupt, interruptible
 from .results import rows_written
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "adding-a-game.md"
@@ -210,14 +209,7 @@ class PlayPage:
 
     def stop(self) -> str:
         """End the command with Ctrl-C and return what it wrote to standard error."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-        try:
-            _, errors = self.process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            _, errors = self.process.communicate()
-        return errors
+        return interrupt(self.process)
 
 
 def test_the_play_page_serves_it(environment, tmp_path):

@@ -32,7 +32,7 @@ from referee.records.sgf import read_sgf
 from referee.records.results import game_of_row as game_of
 from referee.report.png import find_browser
 
-from ..processes import another_thread, interruptible
+from ..processes import another_thread, interrupt, interruptible
 from ..results import rows_written
 from ..test_drawing import game_tests
 from .browser import Browser
@@ -100,14 +100,7 @@ class PlayCommand:
 
     def stop(self) -> str:
         """End the command (if it has not ended) and return what it wrote to standard error."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-        try:
-            _, errors = self.process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            _, errors = self.process.communicate()
-        return errors
+        return interrupt(self.process)
 
 
 def alive() -> set[int]:
