@@ -41,7 +41,7 @@ import queue
 import random
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -64,6 +64,10 @@ from .observer import Run, RunObserver
 
 # How often (seconds) the driver looks up from waiting, to notice a Ctrl-C or a seat.
 POLL_SECONDS = 0.2
+# How often it looks up while a finished game is being written, so that the game's entrants
+# start their next game as soon as it is written (the recorder wakes a driver with nothing in
+# flight at once; one waiting on games in flight looks this often).
+WRITE_POLL_SECONDS = 0.005
 # The most of each engine's standard error a results row keeps (the SGF keeps none).
 STDERR_IN_ROW = 2000
 # The least seconds between two fits of a field's ratings (the rest of the summary is of every
@@ -185,6 +189,7 @@ class Runner:
         # that observers hear of a game's end before the next game of the same entrants.
         self._unwritten: Counter = Counter()
         self._unwritten_lock = threading.Lock()
+        self._written = threading.Event()  # set by the recorder after each game
 
     def interrupt(self) -> None:
         """First call: drain (no new game); second: abort (stop now). Safe in a signal handler."""
@@ -205,7 +210,7 @@ class Runner:
         """Play until done or stopped; ``None`` when every planned game was played, else why
         it stopped: ``"sprt"``, ``"interrupted"`` or ``"aborted"``."""
         self.seating.open()
-        todo = [] if self.ladder else [unit for unit in self._units() if unit]
+        todo = deque() if self.ladder else deque(unit for unit in self._units() if unit)
         in_flight: dict[Future, tuple[ScheduledGame, ...]] = {}
         stopped = "sprt" if self.verdict else None
         self.observer.run_started(self.run)
@@ -220,6 +225,7 @@ class Runner:
                 if self._interrupts >= 2:
                     stopped = "aborted"
                     break
+                self._written.clear()
                 if self._interrupts == 0:
                     todo = self._forfeit_absent(todo, recorder)
                     if self.ladder:
@@ -230,9 +236,10 @@ class Runner:
                     if self._interrupts or self._done(todo):
                         stopped = "interrupted" if self._interrupts else None
                         break
-                    time.sleep(POLL_SECONDS)
+                    self._written.wait(POLL_SECONDS)
                     continue
-                for future in self.executor.wait(list(in_flight), POLL_SECONDS):
+                poll = WRITE_POLL_SECONDS if self._writing() else POLL_SECONDS
+                for future in self.executor.wait(list(in_flight), poll):
                     unit = in_flight.pop(future)
                     self._busy -= {index for game in unit for index in (game.black, game.white)}
                     for game in future.result().games:
@@ -252,30 +259,45 @@ class Runner:
         return [tuple(game for game in unit if game.game_no not in self.results.finished)
                 for unit in units(self.run.planned)]
 
-    def _done(self, todo: list) -> bool:
+    def _done(self, todo: deque) -> bool:
         if self.ladder:
             return bool(self.ladder.limit) and self._handed_over >= self.ladder.limit
         return not todo
 
-    def _start_ready(self, todo: list, in_flight: dict) -> None:
-        """Start the first units of ``todo`` whose entrants are ready (and idle, for a seating
-        whose entrants play one game at a time)."""
-        seating = self.seating
-        for unit in list(todo):
-            if len(in_flight) >= self.executor.slots:
-                return
+    def _start_ready(self, todo: deque, in_flight: dict) -> None:
+        """Start the first units of ``todo`` whose entrants are free (see :meth:`_held`), up
+        to the executor's slots, keeping the others in order. The look stops once every
+        entrant is held up, so that a long plan costs as little at its end as at its start."""
+        held: set[int] = set()
+        passed = []
+        while todo and len(in_flight) < self.executor.slots and len(held) < len(
+                self.run.engines):
+            unit = todo.popleft()
             players = {index for game in unit for index in (game.black, game.white)}
-            if seating.exclusive and players & self._busy:
+            held |= {index for index in players - held if self._held(index)}
+            if players & held:
+                passed.append(unit)
                 continue
-            with self._unwritten_lock:
-                if any(self._unwritten[index] for index in players):
-                    continue
-            if not all(seating.ready(index) for index in players):
-                continue
-            todo.remove(unit)
-            if seating.exclusive:
+            if self.seating.exclusive:
                 self._busy |= players
+                held |= players
             in_flight[self._submit(unit)] = unit
+        todo.extendleft(reversed(passed))
+
+    def _held(self, index: int) -> bool:
+        """Whether entrant ``index`` cannot start a game now: not ready, its last finished
+        game not yet written, or (one game at a time) playing one."""
+        if self.seating.exclusive and index in self._busy:
+            return True
+        with self._unwritten_lock:
+            if self._unwritten[index]:
+                return True
+        return not self.seating.ready(index)
+
+    def _writing(self) -> bool:
+        """Whether a finished game is waiting to be written."""
+        with self._unwritten_lock:
+            return any(self._unwritten.values())
 
     def _submit(self, unit: tuple[ScheduledGame, ...]) -> Future:
         observer = self.observer if self.executor.in_process else None
@@ -285,7 +307,7 @@ class Runner:
             self.observer.game_started(game)
         return future
 
-    def _forfeit_absent(self, todo: list, recorder: _Recorder) -> list:
+    def _forfeit_absent(self, todo: deque, recorder: _Recorder) -> deque:
         """Record the games of ``todo`` that an entrant away past the no-show limit would play
         next (those whose entrants are idle); the rest of ``todo``."""
         if self.no_show is None:
@@ -303,7 +325,7 @@ class Runner:
                     self._hand_over(self._no_show(game, absent), recorder)
             else:
                 left.append(unit)
-        return left
+        return deque(left)
 
     def _no_show(self, game: ScheduledGame, absent: set[int]) -> FinishedGame:
         """The record of ``game`` lost by whoever of its entrants is ``absent``."""
@@ -353,6 +375,7 @@ class Runner:
         finally:
             with self._unwritten_lock:
                 self._unwritten.subtract(_entrants(game))
+            self._written.set()
 
     def _write(self, game: FinishedGame) -> None:
         """Write a finished game unless it is already written or an SPRT verdict came first,
