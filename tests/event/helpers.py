@@ -186,6 +186,23 @@ def connect(url: str, name: str, engine: str = RANDOM_ENGINE, ca: Path | None = 
     return referee(*words, cwd=REPO)
 
 
+BAD_CLIENT = str(Path(__file__).with_name("bad_client.py"))
+
+
+def event_with_misbehaving_clients(folder: Path, processes: list, modes: dict[str, str],
+                                   **settings: Any) -> tuple[Process, list[dict[str, Any]]]:
+    """An event of Alpha and Beta (honest clients) and the participants of ``modes``, each
+    played by ``bad_client.py`` in its mode, run to its end: the server and the games'
+    rows. Every process started is added to ``processes``."""
+    server, url = start_event(write_event(folder, (*NAMES[:2], *modes), **settings))
+    processes.append(server)
+    processes += [connect(url, name) for name in NAMES[:2]]
+    processes += [Process([sys.executable, BAD_CLIENT, url, token_of(name), mode])
+                  for name, mode in modes.items()]
+    assert server.wait(90) == 0, server.output
+    return server, rows(folder / "out")
+
+
 def rows(out: Path) -> list[dict[str, Any]]:
     path = out / "results.jsonl"
     if not path.exists():

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import queue
 import socket
-import sys
 import threading
 import time
 from pathlib import Path
@@ -17,31 +16,22 @@ from pathlib import Path
 from .helpers import (
     NAMES,
     SLOW_ENGINE,
-    Process,
     connect,
+    event_with_misbehaving_clients,
     game_under_way,
     rows,
     start_event,
-    token_of,
     write_event,
 )
 
-BAD_CLIENT = str(Path(__file__).with_name("bad_client.py"))
 MODES = {"Gamma": "garbage", "Delta": "oversized", "Epsilon": "flood", "Zeta": "silent"}
 
 
 def test_misbehaving_clients_lose_their_games_and_hurt_no_other(tmp_path, processes):
-    names = (*NAMES[:2], *MODES)
     # A silent client's games last its clock (2 s) and the lag allowance it could have had.
-    event_file = write_event(tmp_path, names, games=1, time=2, concurrency=3, no_show=10,
-                             lag={"start": 0.2})
-    server, url = start_event(event_file)
-    processes.append(server)
-    processes += [connect(url, name) for name in NAMES[:2]]
-    processes += [Process([sys.executable, BAD_CLIENT, url, token_of(name), mode])
-                  for name, mode in MODES.items()]
-    assert server.wait(90) == 0, server.output
-    finished = rows(tmp_path / "out")
+    server, finished = event_with_misbehaving_clients(tmp_path, processes, MODES, games=1,
+                                                      time=2, concurrency=3, no_show=10,
+                                                      lag={"start": 0.2})
     assert len(finished) == 15
     for row in finished:
         players = {row["black"], row["white"]}

@@ -13,17 +13,15 @@ import json
 import os
 import resource
 import socket
-import sys
-from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect as websocket
 
 from ..processes import wait_for
-from .helpers import NAMES, Process, connect, rows, start_event, token_of, write_event
+from .helpers import (NAMES, Process, connect, event_with_misbehaving_clients, rows, start_event,
+                      token_of, write_event)
 
-BAD_CLIENT = str(Path(__file__).with_name("bad_client.py"))
 
 
 def port_of(url: str) -> int:
@@ -51,14 +49,8 @@ def test_lone_surrogates_in_a_game_lose_the_game_and_stop_nothing(tmp_path, proc
     ``lost`` whose reason held one made writing the record fail; now each is a protocol error
     of its sender, recorded, and the event plays on to its end."""
     modes = {"Gamma": "surrogate", "Delta": "lost-surrogate"}
-    server, url = start_event(write_event(tmp_path, (*NAMES[:2], *modes), games=1, time=5,
-                                          concurrency=2))
-    processes.append(server)
-    processes += [connect(url, name) for name in NAMES[:2]]
-    processes += [Process([sys.executable, BAD_CLIENT, url, token_of(name), mode])
-                  for name, mode in modes.items()]
-    assert server.wait(90) == 0, server.output
-    finished = rows(tmp_path / "out")
+    server, finished = event_with_misbehaving_clients(tmp_path, processes, modes, games=1,
+                                                      time=5, concurrency=2)
     assert len(finished) == 6
     for row in finished:
         offenders = {row["black"], row["white"]} & set(modes)
