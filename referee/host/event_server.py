@@ -329,10 +329,8 @@ def _one_line_logger(log: Callable[[str], None]) -> logging.Logger:
             detail = f": {type(error).__name__}: {error}" if error else ""
             log(f"server: {one_line(record.getMessage() + detail, 200)}")
 
-    logger = logging.getLogger(f"referee.host.event_server.{id(log)}")
-    logger.propagate = False
-    logger.setLevel(logging.WARNING)
-    logger.handlers = [OneLine()]
+    logger = logging.Logger("referee.host.event_server", logging.WARNING)  # this server's own,
+    logger.addHandler(OneLine())  # not kept in logging's registry after the server is gone
     return logger
 
 
