@@ -22,21 +22,19 @@ of one line naming the key.
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from ..plan.setup import DEFAULT_MAX_MOVES, Setup
+from ..plan.setup import Setup
 from ..plan.time_control import TimeControl
 from ..play.lag import LagPolicy
 from ..records.config import ConfigError, read_config
-from ..text import board_size
 from .door import DoorPolicy
+from .file_tables import Listen, Table, control_of, door_of, lag_of, listen_of, setup_of
 from .roster import Entrant, token_digest
 
 FORMATS = ("round-robin", "double-round-robin", "gauntlet", "ladder")
-DEFAULT_PORT = 8443
 DEFAULT_SPECTATOR_PORT = 8080
 # Non-genmove answers of a remote engine may wait this long past the grace window for a
 # reconnection before they time out (the clock still bounds them).
@@ -45,24 +43,6 @@ COMMAND_TIMEOUT_SPARE = 30.0
 
 class EventFileError(ValueError):
     """An event file that cannot be used; the message is one line."""
-
-
-@dataclass(frozen=True)
-class Listen:
-    """Where the server listens, and its TLS certificate and key (``None``: plain text)."""
-
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    certificate: Path | None = None
-    key: Path | None = None
-    plain: bool = False
-
-    @property
-    def loopback(self) -> bool:
-        try:
-            return ipaddress.ip_address(self.host).is_loopback
-        except ValueError:
-            return self.host == "localhost"
 
 
 @dataclass(frozen=True)
@@ -117,75 +97,16 @@ def read_event(path: Path) -> EventSettings:
         raise EventFileError(str(error)) from None
     except ValueError as error:  # TOML syntax
         raise EventFileError(f"{path}: {error}") from None
-    reader = _Reader(data, str(path))
+    reader = Table(data, str(path))
     try:
         return _event(reader, path)
     except ValueError as error:
         raise EventFileError(f"{path}: {error}") from None
 
 
-_KIND_NAMES = {(int, float): "a number", (int,): "a whole number", (str,): "text",
-               (bool,): "true or false", (dict,): "a table", (list,): "a list of tables",
-               (str, int): "text or a number"}
-
-
-class _Reader:
-    """Typed look-ups in one table of the file; ``-`` and ``_`` are the same in keys."""
-
-    def __init__(self, table: Mapping[str, Any], where: str) -> None:
-        self.table = {str(key).replace("_", "-"): value for key, value in table.items()}
-        self.where = where
-
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
-        value = self.table.get(key, default)
-        if value is default:
-            return value
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            what = _KIND_NAMES.get(kinds, _KIND_NAMES.get(kinds[:1], "something else"))
-            raise ValueError(f"{key} must be {what}, not {value!r}")
-        return value
-
-    def number(self, key: str, default: float, low: float = 0.0) -> float:
-        value = float(self.get(key, (int, float), default))
-        if value < low:
-            raise ValueError(f"{key} must be at least {low:g}, not {value:g}")
-        return value
-
-    def whole(self, key: str, default: int, low: int = 0) -> int:
-        value = self.get(key, int, default)
-        if value < low:
-            raise ValueError(f"{key} must be at least {low}, not {value}")
-        return value
-
-    def table_of(self, key: str) -> _Reader:
-        return _Reader(self.get(key, dict, {}), f"{self.where} [{key}]")
-
-
-def _control(reader: _Reader) -> TimeControl:
-    move_time = reader.get("move-time", (int, float))
-    if move_time is not None:
-        return TimeControl.per_move(float(move_time))
-    return TimeControl(reader.number("time", 60.0), reader.number("increment", 0.0),
-                       reader.number("byoyomi", 0.0), reader.whole("stones", 0))
-
-
-def _size(text: Any) -> tuple[int, int] | None:
-    if text is None:
-        return None
-    try:
-        return board_size(str(text))
-    except ValueError as error:
-        raise ValueError(f"boardsize: {error}") from None
-
-
-def _entrants(reader: _Reader) -> tuple[Entrant, ...]:
-    tables = reader.get("participant", list, [])
+def _entrants(reader: Table) -> tuple[Entrant, ...]:
     entrants: list[Entrant] = []
-    for number, table in enumerate(tables, 1):
-        if not isinstance(table, dict):
-            raise ValueError(f"participant {number} must be a table ([[participant]])")
-        item = _Reader(table, f"participant {number}")
+    for number, item in enumerate(reader.tables("participant"), 1):
         name = item.get("name", str)
         if not name or not name.strip():
             raise ValueError(f"participant {number} has no name")
@@ -211,22 +132,10 @@ def _entrants(reader: _Reader) -> tuple[Entrant, ...]:
     return tuple(entrants)
 
 
-def _event(reader: _Reader, path: Path) -> EventSettings:
+def _event(reader: Table, path: Path) -> EventSettings:
     home = path.resolve().parent
-    game = reader.get("game", str)
-    if not game:
-        raise ValueError("no game (game = \"NAME\")")
-    options = {str(key): str(value) for key, value in reader.get("options", dict, {}).items()}
-    setup = Setup(game, options, _size(reader.get("boardsize", (str, int))),
-                  reader.number("time-margin", 0.0), reader.whole("max-moves", DEFAULT_MAX_MOVES,
-                                                                  1))
-    try:
-        setup.make_game()
-    except ValueError as error:
-        raise ValueError(f"game {game!r}: {error}") from None
     grace = reader.number("grace", 60.0)
-    setup = Setup(setup.game, setup.options, setup.size, setup.time_margin,
-                  setup.max_moves, max(30.0, grace + COMMAND_TIMEOUT_SPARE))
+    setup = setup_of(reader, max(30.0, grace + COMMAND_TIMEOUT_SPARE))
     form = reader.get("format", str, "round-robin")
     if form not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {form!r}")
@@ -241,41 +150,23 @@ def _event(reader: _Reader, path: Path) -> EventSettings:
     if pairs and form != "ladder" and games % 2:
         raise ValueError(f"games must be even with pairs = true (a pair is two games), "
                          f"not {games}")
-    listen = reader.table_of("listen")
-    certificate, key = listen.get("certificate", str), listen.get("key", str)
-    if (certificate is None) != (key is None):
-        raise ValueError("[listen] needs both certificate and key, or neither")
-    where = Listen(listen.get("host", str, "127.0.0.1"), listen.whole("port", DEFAULT_PORT),
-                   home / certificate if certificate else None, home / key if key else None,
-                   listen.get("plain", bool, False))
-    if where.certificate is None and not (where.loopback or where.plain):
-        raise ValueError(f"[listen] host {where.host} is not a loopback address: give a TLS "
-                         f"certificate and key (or plain = true to send tokens in clear text)")
     spectators = reader.table_of("spectators")
-    lag = reader.table_of("lag")
     limits = reader.table_of("limits")
-    default = DoorPolicy()
-    door = DoorPolicy(limits.whole("pending", default.pending, 1),
-                      limits.whole("pending-per-address", default.pending_per_address, 1),
-                      limits.whole("failures", default.failures, 1),
-                      limits.number("window", default.window),
-                      limits.number("ban", default.ban))
     anchor = reader.get("anchor", dict)
     if anchor is not None:
-        anchor_reader = _Reader(anchor, "anchor")
+        anchor_reader = Table(anchor, "anchor")
         anchor = (anchor_reader.get("name", str), anchor_reader.number("elo", 0.0, -1e9))
         if anchor[0] not in [entrant.name for entrant in entrants]:
             raise ValueError(f"anchor {anchor[0]!r} is not a participant")
     seed = reader.get("seed", int)
     return EventSettings(
         name=reader.get("name", str, path.stem), setup=setup, entrants=entrants,
-        out=home / reader.get("out", str, path.stem), control=_control(reader), format=form,
+        out=home / reader.get("out", str, path.stem), control=control_of(reader), format=form,
         games=games,
         gauntlet=gauntlet, pairs=pairs, seed=seed, grace=grace,
         no_show=reader.number("no-show", 600.0), concurrency=reader.whole("concurrency", 0),
-        listen=where,
+        listen=listen_of(reader.table_of("listen"), home),
         spectators=(spectators.get("host", str, "127.0.0.1"),
                     spectators.whole("port", DEFAULT_SPECTATOR_PORT)),
-        lag=LagPolicy(lag.number("start", 2.0), lag.number("gain", 1.0), lag.number("cap", 5.0),
-                      lag.number("per-answer", 3.0)),
-        door=door, hello=limits.number("hello", 10.0, 0.1), anchor=anchor)
+        lag=lag_of(reader.table_of("lag")), door=door_of(limits),
+        hello=limits.number("hello", 10.0, 0.1), anchor=anchor)
