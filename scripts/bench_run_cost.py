@@ -50,6 +50,7 @@ from referee.report.folder import write_report  # noqa: E402
 from referee.report.observers import ReportWriter  # noqa: E402
 from referee.run.executor import ThreadExecutor  # noqa: E402
 from referee.run.observer import Observers, Run, RunObserver  # noqa: E402
+from referee.run.records import FolderRecords  # noqa: E402
 from referee.run.runner import Runner  # noqa: E402
 from referee.stats.summary import Summary  # noqa: E402
 
@@ -120,7 +121,7 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
     windows = Windows(window)
     results = ResultsFile(folder / RESULTS_NAME)
     progress = Progress(echo=lambda line: None)
-    runner = Runner(run, ThreadExecutor(1), results,
+    runner = Runner(run, ThreadExecutor(1), FolderRecords(run, results),
                     Observers([windows, progress, ReportWriter()]),
                     LocalSeating(engines, random_mover))
     runner._write = windows.timed(runner._write)  # type: ignore[method-assign]
@@ -138,11 +139,12 @@ def main(games: int, window: int, game: str, size: str, out: Path | None) -> Non
                    f"{1000 * (kept_end - kept) / games_in:11.3f}  {mib:12.1f}")
     click.echo(f"peak resident memory, the run:          {peak_mib():6.1f} MiB")
     began = time.perf_counter()
-    resumed = Runner(Run(setup, engines, run.planned, folder, seed=1), ThreadExecutor(1),
-                     ResultsFile(folder / RESULTS_NAME), ReportWriter(),
+    again = Run(setup, engines, run.planned, folder, seed=1)
+    kept = ResultsFile(folder / RESULTS_NAME)
+    resumed = Runner(again, ThreadExecutor(1), FolderRecords(again, kept), ReportWriter(),
                      LocalSeating(engines, random_mover))
     resumed.observer.run_started(resumed.run)
-    resumed.results.close()
+    kept.close()
     click.echo(f"resume (tally, report) before a game:   {time.perf_counter() - began:6.1f} s")
     began = time.perf_counter()
     write_report(folder)

@@ -49,6 +49,7 @@ from ..records.settings import SettingsMismatch, check_settings, saved_settings
 from ..report.observers import ReportWriter
 from ..run.executor import Executor, ExecutorError, ThreadExecutor, local_workers
 from ..run.observer import Observers, Run, RunObserver
+from ..run.records import FolderRecords
 from ..play.seats import LocalSeating
 from ..run.runner import Runner
 from ..stats import SprtSettings
@@ -263,7 +264,7 @@ def _play(settings: MatchSettings, planned: list, seed: int,
     try:
         run = Run(settings.setup, settings.engines, planned, settings.out, seed, settings.sprt,
                   settings.anchor, settings.gauntlet)
-        runner = Runner(run, executor, results,
+        runner = Runner(run, executor, FolderRecords(run, results),
                         Observers([Progress(settings.report_every), ProgressBar(), ReportWriter(),
                                    *observers]),
                         LocalSeating(settings.engines, starter, settings.setup.command_timeout))

@@ -26,6 +26,7 @@ from ..report.live import LiveGames
 from ..report.observers import LiveView, ReportWriter
 from ..run.executor import ThreadExecutor
 from ..run.observer import Observers, Run, RunObserver
+from ..run.records import FolderRecords
 from ..run.runner import Runner
 from .certificate import CertificateError, read_pem_file, utc_text
 from .event_file import EventSettings
@@ -157,7 +158,7 @@ class Event:
             raise EventError(f"cannot listen: {error.strerror or error}") from None
         slots = settings.concurrency or len(settings.entrants) // 2
         seating = RemoteSeating([roster.channels[name] for name in settings.names])
-        self.runner = Runner(run, ThreadExecutor(max(1, slots)), self._results,
+        self.runner = Runner(run, ThreadExecutor(max(1, slots)), FolderRecords(run, self._results),
                              Observers(observers), seating, ladder, settings.no_show)
 
     @property

@@ -20,12 +20,12 @@ differs is given to it as policy:
   play next are recorded as lost by ``no_show`` (both away: a draw, no one at fault) as they
   come up, until it is back.
 
-Finished games are written (SGF, then the results row; a game already in the results is never
-written twice), counted in the run's :class:`~referee.stats.Tally`, summarized into
-``summary.json`` and told to the observers by a recorder thread, one at a time in the order they
-finished, so that writing never holds up starting games; each at a cost that does not grow
-with the run (the ratings of a field, the slow part of a summary, are fitted at most once a
-second, and once more at the end). A failed write stops the run. It stops by itself when an
+* **where finished games go**: the run's :class:`~.records.Records` (a run folder, or the
+  ladder service's database).
+
+Finished games are kept (a game already kept is never written twice) and told to the observers
+by a recorder thread, one at a time in the order they finished, so that writing never holds up
+starting games. A failed write stops the run. It stops by itself when an
 SPRT reaches a verdict (games finished after the one that reached it are not written, so the
 results hold exactly the games the verdict was reached on); :meth:`Runner.interrupt` drains on
 the first call (no new game, games in flight finish) and aborts on the second (engines stopped
@@ -34,7 +34,6 @@ now; those games are played again on resume).
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import functools
 import queue
@@ -55,12 +54,10 @@ from ..play.entrants import EngineSpec
 from ..play.game import play_game
 from ..play.seats import RESTART_AFTER, LocalSeating, Seat, Seating
 from ..records.analysis import to_row
-from ..records.folder import ResultsFile, save_game, write_summary
 from ..records.results import FinishedGame, GameRecord, GameResult
-from ..stats import Tally, summary_of
-from ..stats.summary import Ratings, Summary, ratings
 from .executor import Executor
 from .observer import Run, RunObserver
+from .records import Records
 
 # How often (seconds) the driver looks up from waiting, to notice a Ctrl-C or a seat.
 POLL_SECONDS = 0.2
@@ -70,9 +67,6 @@ POLL_SECONDS = 0.2
 WRITE_POLL_SECONDS = 0.005
 # The most of each engine's standard error a results row keeps (the SGF keeps none).
 STDERR_IN_ROW = 2000
-# The least seconds between two fits of a field's ratings (the rest of the summary is of every
-# game): fitting a large field takes a while (a tenth of a second at 50 entrants).
-RATINGS_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -163,28 +157,23 @@ class _Recorder:
 
 class Runner:
     """Plays ``run`` on ``executor`` with the entrants in ``seating`` (default: engine
-    processes started from ``run.engines``), under the policy given by ``ladder`` and
-    ``no_show``; see the module docstring."""
+    processes started from ``run.engines``), keeping its games in ``records``, under the
+    policy given by ``ladder`` and ``no_show``; see the module docstring."""
 
-    def __init__(self, run: Run, executor: Executor, results: ResultsFile,
+    def __init__(self, run: Run, executor: Executor, records: Records,
                  observer: RunObserver | None = None, seating: Seating | None = None,
                  ladder: Ladder | None = None, no_show: float | None = None) -> None:
         self.run = run
         self.executor = executor
-        self.results = results
+        self.records = records
         self.observer = observer or RunObserver()
         self.seating = seating or LocalSeating(run.engines,
                                                timeout=run.setup.command_timeout)
         self.ladder = ladder
         self.no_show = no_show
-        self._rated_at = -float("inf")
-        self._ratings: Ratings | None = None
-        run.tally = Tally.of((GameResult.from_row(row) for row in results.rows()),
-                             len(run.engines))
-        self.summary = self._summarize()
         self._interrupts = 0
         self._busy: set[int] = set()
-        self._handed_over = run.tally.games  # games written or being written
+        self._handed_over = run.tally.games  # games kept or being kept
         # Entrants with a finished game not yet written: their next game waits for it, so
         # that observers hear of a game's end before the next game of the same entrants.
         self._unwritten: Counter = Counter()
@@ -203,7 +192,7 @@ class Runner:
     @property
     def verdict(self) -> str | None:
         """The SPRT's verdict so far, ``"H0"``, ``"H1"`` or ``None``."""
-        sprt = self.summary.headline.sprt
+        sprt = self.records.summary.headline.sprt
         return sprt.verdict if sprt else None
 
     def execute(self) -> str | None:
@@ -251,12 +240,12 @@ class Runner:
             recorder.close()
         if self.verdict and stopped != "aborted":  # reached by a game the recorder wrote late
             stopped = "sprt"
-        self._final_summary()
-        self.observer.run_finished(self.summary, stopped)
+        self.records.finish()
+        self.observer.run_finished(self.records.summary, stopped)
         return stopped
 
     def _units(self) -> list[tuple[ScheduledGame, ...]]:
-        return [tuple(game for game in unit if game.game_no not in self.results.finished)
+        return [tuple(game for game in unit if not self.records.kept(game.game_no))
                 for unit in units(self.run.planned)]
 
     def _done(self, todo: deque) -> bool:
@@ -378,35 +367,15 @@ class Runner:
             self._written.set()
 
     def _write(self, game: FinishedGame) -> None:
-        """Write a finished game unless it is already written or an SPRT verdict came first,
-        and update the summary (on the recorder's thread)."""
+        """Keep a finished game unless it is kept already or an SPRT verdict came first, and
+        tell the observers (on the recorder's thread)."""
         row = game.row
-        if row["game_no"] in self.results.finished or self.verdict:
+        if self.records.kept(row["game_no"]) or self.verdict:
             return
-        save_game(self.run.out, self.results, row, list(game.clocks), game.first_player)
-        self.run.tally.add(game.result)
+        self.records.keep(game)
         if self.ladder:
             self.ladder.count(row["black_index"] - 1, row["white_index"] - 1)
-        self.summary = self._summarize()
-        write_summary(self.run.out, self.summary.as_json())
-        self.observer.game_finished(game, self.summary)
-
-    def _summarize(self) -> Summary:
-        """The summary of every finished game, with a field's ratings fitted at most every
-        :data:`RATINGS_SECONDS`."""
-        run = self.run
-        now = time.monotonic()
-        if len(run.engines) > 2 and now - self._rated_at >= RATINGS_SECONDS:
-            self._rated_at = now
-            self._ratings = ratings(run.tally, run.names, run.anchor)
-        summary = summary_of(run.tally, run.names, sprt=run.sprt, anchor=run.anchor, rated=False)
-        return dataclasses.replace(summary, ratings=self._ratings)
-
-    def _final_summary(self) -> None:
-        """The summary of every game with ratings of every game, at the end of the run."""
-        self._rated_at = -float("inf")
-        self.summary = self._summarize()
-        write_summary(self.run.out, self.summary.as_json())
+        self.observer.game_finished(game, self.records.summary)
 
 
 def _entrants(game: FinishedGame) -> tuple[int, int]:

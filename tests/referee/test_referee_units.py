@@ -35,6 +35,7 @@ from referee.records.settings import SettingsMismatch, check_settings
 from referee.records.results import GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run
+from referee.run.records import FolderRecords
 from referee.play.seats import LocalSeating
 from referee.run.runner import Runner, result_row
 from referee.stats import format_summary, summarize
@@ -262,7 +263,7 @@ def test_runner_in_process_writes_rows_and_sgf(tmp_path):
     results = ResultsFile(tmp_path / "results.jsonl")
     specs = tuple(EngineSpec(command, command) for command in "abc")
     run = Run(Setup("loa", max_moves=30), specs, schedule(3, 2, seed=3), tmp_path, 3)
-    assert Runner(run, ThreadExecutor(3), results,
+    assert Runner(run, ThreadExecutor(3), FolderRecords(run, results),
                   seating=LocalSeating(run.engines, in_process_starter)).execute() is None
     results.close()
     rows = rows_written(tmp_path)

@@ -25,6 +25,7 @@ from referee.records.game_sgf import sgf_text
 from referee.records.results import FinishedGame, GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run, RunObserver
+from referee.run.records import FolderRecords
 from referee.play.seats import LocalSeating
 from referee.run.runner import Runner
 from referee.stats import SprtSettings, summarize
@@ -234,7 +235,7 @@ class Watcher(RunObserver):
 def run_in_process(out, planned, sprt=None, concurrency=2, observer=None):
     results = ResultsFile(out / "results.jsonl")
     run = Run(Setup("breakthrough", max_moves=60), SPECS, planned, out, 1, sprt)
-    runner = Runner(run, ThreadExecutor(concurrency), results, observer,
+    runner = Runner(run, ThreadExecutor(concurrency), FolderRecords(run, results), observer,
                     LocalSeating(SPECS, start_in_process))
     stopped = runner.execute()
     results.close()
@@ -253,7 +254,7 @@ def test_a_run_resumed_in_the_middle_of_a_pair_plays_only_what_is_missing(tmp_pa
     assert [row["pair"] for row in sorted(rows, key=lambda row: row["game_no"])] == [1, 1, 2, 2]
     played = {row["game_no"] for row in rows if row["plies"] and row["game_no"] > 1}
     assert played and watcher.moves == played  # threads run in process: moves are reported
-    assert runner.summary.pairs == 2 and runner.summary.headline.pentanomial == (0, 0, 0, 0, 2)
+    assert runner.records.summary.pairs == 2 and runner.records.summary.headline.pentanomial == (0, 0, 0, 0, 2)
 
 
 def test_the_run_stops_by_itself_on_an_sprt_verdict(tmp_path):
@@ -276,11 +277,11 @@ def test_a_finished_game_is_written_once(tmp_path):
     stopped, runner = run_in_process(tmp_path, plan(2, 2, seed=1))
     rows = rows_written(tmp_path)
     results = ResultsFile(tmp_path / "results.jsonl")
-    again = Runner(runner.run, ThreadExecutor(1), results,
+    again = Runner(runner.run, ThreadExecutor(1), FolderRecords(runner.run, results),
                    seating=LocalSeating(runner.run.engines, start_in_process))
     again._write(FinishedGame(dict(rows[0]), GameResult.from_row(rows[0]), (), "black"))
     results.close()
-    assert rows_written(tmp_path) == rows and runner.summary.games == 2
+    assert rows_written(tmp_path) == rows and runner.records.summary.games == 2
 
 
 def test_a_folder_is_locked_while_a_referee_holds_it(tmp_path):
