@@ -1,5 +1,6 @@
-"""The event's WebSocket server: participants' clients connect, prove who they are, and carry
-their engines' answers.
+"""The WebSocket server of remote seats (an event's, the ladder's): participants' clients
+connect, prove who they are (to a :class:`~.gatekeeper.Gatekeeper`), and carry their engines'
+answers.
 
 Built on the ``websockets`` library's asyncio server, in one thread of its own: a connection
 costs a coroutine and a few buffers, not a thread, so a thousand connections that never log in
@@ -44,7 +45,7 @@ from ..play.remote import Link, LinkLost, Violation
 from ..text import one_line
 from . import wire
 from .door import Door, DoorPolicy
-from .roster import Roster
+from .gatekeeper import Admission, Gatekeeper, Refusal
 
 HELLO_SECONDS = 10.0
 # Keep-alive pings every PING_SECONDS, each measuring the round trip the lag allowance believes
@@ -115,13 +116,14 @@ class _Connection(ServerConnection):
 
 
 class EventServer:
-    """Serves ``roster``'s participants on ``host:port`` (port 0: any free port), with TLS
-    when ``tls`` is given; ``log`` takes one line per event (connections, refusals)."""
+    """Serves the participants ``gate`` admits on ``host:port`` (port 0: any free port), with
+    TLS when ``tls`` is given; ``event`` names the event in the welcome; ``log`` takes one line
+    per event (connections, refusals)."""
 
-    def __init__(self, roster: Roster, event: str, host: str, port: int,
+    def __init__(self, gate: Gatekeeper, event: str, host: str, port: int,
                  tls: ssl.SSLContext | None, log: Callable[[str], None],
                  hello_seconds: float = HELLO_SECONDS, door: DoorPolicy = DoorPolicy()) -> None:
-        self.roster = roster
+        self.gate = gate
         self.event = event
         self.log = log
         self.hello_seconds = hello_seconds
@@ -171,21 +173,22 @@ class EventServer:
 
     async def _serve(self, connection: _Connection) -> None:
         address = connection.address
-        name = await self._login(connection)
-        if name is None:
+        admission = await self._login(connection)
+        if admission is None:
             return
+        name, channel = admission.label, admission.channel
         link = Link(self._sender(connection), self._closer(connection), address,
                     lambda: connection.latency)
-        channel = self.roster.channels[name]
         try:  # welcome first: once attached, commands may follow at once
-            await connection.send(wire.encode("welcome", name=name, event=self.event))
+            await connection.send(wire.encode("welcome", name=admission.name,
+                                              event=admission.event or self.event))
             await connection.ping()  # the round trip, measured at once (then at every ping)
         except ConnectionClosed:
             return
         connection.settle()
-        previous = self.roster.attach(name, link)
+        previous = channel.attach(link)
         if previous is not None:
-            previous.close(POLICY_VIOLATION, "replaced by a newer connection with your token")
+            previous.close(POLICY_VIOLATION, "replaced by a newer connection logged in as you")
             self.log(f"{name}: a newer connection from {address} replaces the one from "
                      f"{previous.address}")
         else:
@@ -206,11 +209,11 @@ class EventServer:
                 self.log(f"{name} ({address}) sent a message over {wire.MAX_MESSAGE_BYTES} "
                          f"bytes, disconnected")
         finally:
-            self.roster.detach(name, link)
+            channel.detach(link)
             if not self.closing and channel.link is None:
                 self.log(f"{name} disconnected")
 
-    async def _login(self, connection: _Connection) -> str | None:
+    async def _login(self, connection: _Connection) -> Admission | None:
         """The participant the connection's ``hello`` proves it is, or ``None`` once refused."""
         try:
             hello = wire.decode(await asyncio.wait_for(connection.recv(), self.hello_seconds))
@@ -229,11 +232,12 @@ class EventServer:
             return await self._refuse(connection, f"this event speaks protocol "
                                       f"{wire.PROTOCOL}, the client {hello['protocol']}: "
                                       f"update it")
-        name = self.roster.identify(hello["token"])
-        if name is None:
-            await asyncio.sleep(self.door.failed(connection.address))
-            return await self._refuse(connection, "wrong token")
-        return name
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, self.gate.admit, hello)
+        except Refusal as refusal:
+            if refusal.wrong_secret:
+                await asyncio.sleep(self.door.failed(connection.address))
+            return await self._refuse(connection, str(refusal))
 
     async def _refuse(self, connection: _Connection, reason: str) -> None:
         connection.settle(reason)
@@ -270,7 +274,7 @@ class EventServer:
     def say_goodbye(self, reason: str) -> None:
         """Tell every connected client the event is over."""
         self.closing = True
-        for channel in self.roster.channels.values():
+        for channel in self.gate.all_channels():
             link = channel.link
             if link is not None:
                 try:

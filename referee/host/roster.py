@@ -18,10 +18,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Iterable, Sequence
 
 from ..play.lag import LagPolicy
-from ..play.remote import Link, RemoteChannel
+from ..play.remote import RemoteChannel
+from .gatekeeper import Admission, Gatekeeper, Refusal
 
 
 def token_digest(token: str) -> str:
@@ -41,13 +42,25 @@ class Entrant:
     digest: str
 
 
-class Roster:
+class Roster(Gatekeeper):
     """The participants and their channels (one :class:`RemoteChannel` each, for the event)."""
 
     def __init__(self, entrants: Sequence[Entrant], grace: float, lag: LagPolicy) -> None:
         self.entrants = list(entrants)
         self.channels = {entrant.name: RemoteChannel(entrant.name, grace, lag)
                          for entrant in entrants}
+
+    def admit(self, hello: dict[str, Any]) -> Admission:
+        """The participant whose token the ``hello`` gives; raises :class:`Refusal`."""
+        if hello.get("token") is None:
+            raise Refusal("this event logs in with a token (connect --token)")
+        name = self.identify(hello["token"])
+        if name is None:
+            raise Refusal("wrong token", wrong_secret=True)
+        return Admission(name, name, self.channels[name])
+
+    def all_channels(self) -> Iterable[RemoteChannel]:
+        return self.channels.values()
 
     def identify(self, token: str) -> str | None:
         """The name of the participant whose token this is, or ``None``."""
@@ -57,10 +70,3 @@ class Roster:
             if hmac.compare_digest(presented, bytes.fromhex(entrant.digest)):
                 found = entrant.name
         return found
-
-    def attach(self, name: str, link: Link) -> Link | None:
-        """``link`` is now ``name``'s connection; returns the connection it replaces."""
-        return self.channels[name].attach(link)
-
-    def detach(self, name: str, link: Link) -> None:
-        self.channels[name].detach(link)

@@ -1,8 +1,9 @@
 """The event protocol: what a client and the server say to each other, one JSON object per
 WebSocket text message.
 
-The client opens with ``hello`` (its token); the server answers ``welcome`` (the participant's
-name) or ``refused`` (one line saying why) and closes. Then the server sends ``command`` (one
+The client opens with ``hello``: its token at an event; at the ladder, the pool it joins, its
+account's name and password (and an invitation when registration is closed). The server
+answers ``welcome`` (the participant's name) or ``refused`` (one line saying why) and closes. Then the server sends ``command`` (one
 protocol line for the engine, with a number) and the client answers with ``answer`` (the
 engine's answer as it wrote it, and the seconds the engine took by the client's own watch) or
 ``lost`` (the engine died or cannot be reached; the client starts a fresh one). ``reset`` asks
@@ -42,7 +43,8 @@ _NUMBER = (int, float)
 # Every message kind, with the type of each of its fields (all required except those in
 # _OPTIONAL).
 KINDS: dict[str, dict[str, Any]] = {
-    "hello": {"token": str, "protocol": int},
+    "hello": {"protocol": int, "token": str, "pool": str, "name": str, "password": str,
+              "invitation": str},
     "welcome": {"name": str, "event": str},
     "refused": {"reason": str},
     "command": {"id": int, "line": str},
@@ -51,7 +53,8 @@ KINDS: dict[str, dict[str, Any]] = {
     "reset": {},
     "bye": {"reason": str},
 }
-_OPTIONAL = {("answer", "think")}
+_OPTIONAL = {("answer", "think"), *(("hello", name) for name in ("token", "pool", "name",
+                                                                  "password", "invitation"))}
 # The largest value of each number field: ids count a game's commands, ``think`` is seconds.
 _LARGEST = {"id": 2 ** 53, "protocol": 2 ** 31, "think": 1e6}
 # Messages are flat objects: one level, with room to spare.

@@ -1,19 +1,27 @@
 """A ladder: no schedule, but games made as entrants become free, as on CGOS.
 
-Whenever two entrants are ready and idle they are paired (:func:`ladder_pairings`): the one
-with the fewest games first, with the idle partner it has met least, never the same opponent
-twice in a row while someone else is present but busy, black to the one who had it less. A
-:class:`Ladder` keeps the counts the pairing goes by, from the games already played and as each
-new one is made, and numbers the games it makes after the last one of the folder.
+Whenever two entrants are ready and idle they are paired. An event's ladder
+(:func:`ladder_pairings`) pairs the one with the fewest games first, with the idle partner it
+has met least. The ladder service's pools, where entrants come and go for months and carry a
+rating, pair by closeness of rating with some randomness (:func:`rated_pairings`), so that
+everyone meets opponents of their strength and, now and then, others. Either way never the same
+opponent twice in a row while someone else is present but busy, and black to the one who had it
+less. A :class:`Ladder` keeps the counts the pairing goes by, from the games already played and
+as each new one is made, and numbers the games it makes after the last one it was given.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .schedule import ScheduledGame, game_seed
+
+# How far (rating points) the random part of rated pairing may move an entrant: a standard
+# deviation of a Gaussian added to each rating before sorting, so that entrants a class apart
+# meet now and then (CGOS pairs at random, weighted towards close ratings).
+PAIRING_SPREAD = 100.0
 
 
 def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: Counter,
@@ -47,15 +55,44 @@ def ladder_pairings(idle: Sequence[int], met: Counter, played: Counter, blacks: 
     return pairs
 
 
+def rated_pairings(idle: Sequence[int], rating: Callable[[int], float], blacks: Counter,
+                   rng: random.Random, avoid: frozenset = frozenset(),
+                   spread: float = PAIRING_SPREAD) -> list[tuple[int, int]]:
+    """Pair the ``idle`` entrants of a rated pool, as (black, white): each takes its neighbour
+    in the order of rating plus a Gaussian of ``spread`` (so that close ratings meet most often,
+    and not always the same ones); a pair in ``avoid`` is not made (the next neighbour is
+    tried); the one who had black less often takes black.
+
+    >>> rating = {0: 2000, 1: 1500, 2: 1990, 3: 1510}.get
+    >>> rated_pairings([0, 1, 2, 3], rating, Counter({0: 1, 1: 1}), random.Random(1), spread=0)
+    [(3, 1), (2, 0)]
+    >>> rated_pairings([0, 1, 2, 3], rating, Counter(), random.Random(1),
+    ...                avoid=frozenset({frozenset({0, 2})}), spread=0)  # 0 and 2 just met
+    [(1, 3)]
+    """
+    order = sorted(idle, key=lambda who: rating(who) + (rng.gauss(0.0, spread) if spread else 0))
+    pairs = []
+    while len(order) >= 2:
+        first = order.pop(0)
+        partner = next((who for who in order if frozenset({first, who}) not in avoid), None)
+        if partner is None:
+            continue
+        order.remove(partner)
+        black, white = sorted((first, partner), key=lambda who: blacks[who])
+        pairs.append((black, white))
+    return pairs
+
+
 class Ladder:
     """The pairing state of a ladder seeded by ``seed``, up to ``limit`` games (0: no limit),
     given the (black, white) entrant indexes of the games already played, the last of them
-    numbered ``last_game``."""
+    numbered ``last_game``; with ``rating`` (an entrant's rating now), a rated pool's pairing."""
 
     def __init__(self, seed: int, limit: int, played: Iterable[tuple[int, int]],
-                 last_game: int) -> None:
+                 last_game: int, rating: Callable[[int], float] | None = None) -> None:
         self.seed = seed
         self.limit = limit
+        self.rating = rating
         self.met: Counter = Counter()
         self.played: Counter = Counter()
         self.blacks: Counter = Counter()
@@ -81,8 +118,11 @@ class Ladder:
                           if present > 2 and all(self.last[who] == pair for who in pair))
         rng = random.Random(game_seed(self.seed, self._next_game))
         games = []
-        for black, white in ladder_pairings(idle, self.met, self.played, self.blacks, rng,
-                                            avoid)[:room]:
+        if self.rating is None:
+            pairs = ladder_pairings(idle, self.met, self.played, self.blacks, rng, avoid)
+        else:
+            pairs = rated_pairings(idle, self.rating, self.blacks, rng, avoid)
+        for black, white in pairs[:room]:
             number = self._next_game
             self._next_game += 1
             games.append(ScheduledGame(number, None, black, white, game_seed(self.seed, number)))

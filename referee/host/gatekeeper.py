@@ -1,0 +1,46 @@
+"""Who may log in to a server of remote seats, and as whom: the one question the event
+server (:mod:`.event_server`) asks of the event's roster (:mod:`.roster`, a token each) and of
+the ladder's lobby (:mod:`.ladder_lobby`, accounts and pools).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..play.remote import RemoteChannel
+
+
+class Refusal(Exception):
+    """A login refused; the message is the one line the client is told. ``wrong_secret``: the
+    client gave a wrong token or password (the door slows and then bans such addresses)."""
+
+    def __init__(self, reason: str, wrong_secret: bool = False) -> None:
+        super().__init__(reason)
+        self.wrong_secret = wrong_secret
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A login let in: the name the welcome tells the client, the name the server's log gives
+    it, the channel its connection carries, and what the welcome calls the event (``None``: the
+    server's own name)."""
+
+    name: str
+    label: str
+    channel: RemoteChannel
+    event: str | None = None
+
+
+class Gatekeeper(ABC):
+    """Decides logins for a server; see the module docstring."""
+
+    @abstractmethod
+    def admit(self, hello: dict[str, Any]) -> Admission:
+        """Who the (checked) ``hello`` message proves the client is; raises :class:`Refusal`.
+        Called on a worker thread: it may take its time (a slow password hash)."""
+
+    @abstractmethod
+    def all_channels(self) -> Iterable[RemoteChannel]:
+        """Every channel a connection may carry now (told goodbye when the server ends)."""
