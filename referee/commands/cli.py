@@ -34,6 +34,7 @@ from .adjudication_options import adjudication_from, adjudication_options
 from .check import check
 from .engine_settings import engine_specs, time_control
 from .event import connect_command, event_command
+from .ladder import ladder
 from .habits import parse_tc, translate
 from .match import PROGRAM, MatchSettings, check_programs, run_match
 from .openings import openings
@@ -365,7 +366,7 @@ def long_options(command: click.Command) -> dict[str, bool]:
 
 # Subcommands kept in modules of their own.
 for command in (check, openings, render, stats_command, report, serve, event_command,
-                connect_command):
+                connect_command, ladder):
     cli.add_command(command)
 
 

@@ -74,20 +74,47 @@ def event_command(event_file: Path, report_every: int) -> int:
     return 0
 
 
+def login_fields(token: str | None, pool: str | None, name: str | None, password: str | None,
+                 invitation: str | None) -> dict[str, str]:
+    """The ``hello``'s login: a token (an event), or a pool, a name and a password (the
+    ladder); raises :class:`click.UsageError` for anything else."""
+    ladder = {"pool": pool, "name": name, "password": password}
+    if token is not None and pool is None and name is None:
+        return {"token": token}
+    if token is None and all(value is not None for value in ladder.values()):
+        return {**ladder, **({"invitation": invitation} if invitation else {})}
+    raise click.UsageError("give --token (an event), or --pool, --name and a password in "
+                           "OLYMPIAD_PASSWORD (the ladder)")
+
+
 @click.command("connect")
 @click.argument("url")
-@click.option("--token", required=True, envvar="OLYMPIAD_EVENT_TOKEN",
-              help="Your secret token (or the environment variable OLYMPIAD_EVENT_TOKEN).")
+@click.option("--token", envvar="OLYMPIAD_EVENT_TOKEN",
+              help="At an event: your secret token (or the environment variable "
+                   "OLYMPIAD_EVENT_TOKEN).")
+@click.option("--pool", help="At the ladder: the pool to join.")
+@click.option("--name", help="At the ladder: your account's name (a new name makes the "
+                             "account).")
+@click.option("--password", envvar="OLYMPIAD_PASSWORD", metavar="TEXT",
+              help="At the ladder: your account's password; give it in the environment "
+                   "variable OLYMPIAD_PASSWORD rather than here (a command line is seen by "
+                   "every user of the machine).")
+@click.option("--invitation", envvar="OLYMPIAD_INVITATION",
+              help="At the ladder, when registration is closed: the invitation for a new "
+                   "account (or OLYMPIAD_INVITATION).")
 @click.option("--engine", "engine", required=True, metavar="CMD",
               help="Shell-style command line starting your engine.")
 @click.option("--ca", "ca_file", type=click.Path(dir_okay=False, exists=True), default=None,
               help="The organiser's certificate, when it is self-signed.")
 @click.option("--plain", is_flag=True,
-              help="Allow ws:// to another machine (the token travels in clear text).")
-def connect_command(url: str, token: str, engine: str, ca_file: str | None, plain: bool) -> int:
-    """Play in an event: run your engine here and relay it to the event's server."""
+              help="Allow ws:// to another machine (secrets travel in clear text).")
+def connect_command(url: str, token: str | None, pool: str | None, name: str | None,
+                    password: str | None, invitation: str | None, engine: str,
+                    ca_file: str | None, plain: bool) -> int:
+    """Play in an event or at the ladder: run your engine here and relay it to the server."""
     try:
-        client = Client(url, token, engine, ca_file, plain, log_line)
+        client = Client(url, login_fields(token, pool, name, password, invitation), engine,
+                        ca_file, plain, log_line)
         return client.run()
     except ClientError as error:
         raise click.UsageError(str(error)) from None

@@ -1,8 +1,9 @@
-"""The participant's side: ``olympiad-referee connect URL --token T --engine CMD``.
+"""The participant's side: ``olympiad-referee connect URL --token T --engine CMD`` at an event,
+``olympiad-referee connect URL --pool P --name N --engine CMD`` at the ladder.
 
 The client starts the engine on the participant's machine (as the referee starts engines:
 under a pseudo-terminal, below a keeper that ends whatever it starts; :mod:`referee.play`),
-logs in with the token and relays: each ``command`` line goes to the engine and its answer goes
+logs in (with the token, or the pool, name and password) and relays: each ``command`` line goes to the engine and its answer goes
 back as the engine wrote it, with the seconds the engine took (the server's lag allowance is
 computed from it). The client knows no game: it checks nothing and decides nothing.
 
@@ -152,13 +153,15 @@ def _quietly(action: Callable[[], None]) -> None:
 
 
 class Client:
-    """Relays between the event at ``url`` and the engine ``engine``; ``log`` takes one line
-    per happening (never the token)."""
+    """Relays between the server at ``url`` and the engine ``engine``; ``login`` gives the
+    ``hello`` message's fields (``token``; or ``pool``, ``name``, ``password`` and perhaps
+    ``invitation``); ``log`` takes one line per happening (never a secret)."""
 
-    def __init__(self, url: str, token: str, engine: str, ca_file: str | None = None,
-                 plain: bool = False, log: Callable[[str], None] = print) -> None:
+    def __init__(self, url: str, login: dict[str, str], engine: str,
+                 ca_file: str | None = None, plain: bool = False,
+                 log: Callable[[str], None] = print) -> None:
         self.url = url
-        self.token = token
+        self.login = login
         self.tls = client_tls(url, ca_file, plain)
         self.ca_file = ca_file
         self.host, self.port = endpoint(url)
@@ -244,7 +247,7 @@ class Client:
 
     def _session(self, connection: ClientConnection) -> bool:
         """One connection's life; true when the event said goodbye."""
-        connection.send(wire.encode("hello", token=self.token, protocol=wire.PROTOCOL))
+        connection.send(wire.encode("hello", protocol=wire.PROTOCOL, **self.login))
         reply = wire.decode(connection.recv(timeout=CONNECT_SECONDS))
         if reply["type"] == "refused":
             raise ClientError(f"refused by the event: {reply['reason']}")

@@ -31,6 +31,7 @@ from ..run.runner import Runner
 from .certificate import CertificateError, read_pem_file, utc_text
 from .event_file import EventSettings
 from .event_server import EventServer
+from .file_tables import Listen
 from .report_server import ReportServer
 from .roster import Roster
 
@@ -46,15 +47,22 @@ class EventError(Exception):
     """The event cannot start (folder, settings, certificate, address); one line."""
 
 
-def tls_context(settings: EventSettings, log: Callable[[str], None]) -> ssl.SSLContext | None:
-    """The server's TLS context from the event's certificate and key (``None``: plain); ``log``
-    takes a warning about each certificate of the file that has expired or soon will (the
-    server still starts: the organiser may be renewing it)."""
-    listen = settings.listen
+def tls_context(listen: Listen, log: Callable[[str], None]) -> ssl.SSLContext | None:
+    """A server's TLS context from the certificate and key it listens with (``None``: plain);
+    ``log`` takes a warning about each certificate of the file that has expired or soon will
+    (the server still starts: the organiser may be renewing it)."""
     if listen.certificate is None:
         return None
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
+    load_certificate(context, listen, log)
+    return context
+
+
+def load_certificate(context: ssl.SSLContext, listen: Listen,
+                     log: Callable[[str], None]) -> None:
+    """(Re)load ``listen``'s certificate and key into ``context``: connections from now on are
+    offered them (those open keep theirs). Raises :class:`EventError`, ``context`` unchanged."""
     try:
         context.load_cert_chain(listen.certificate, listen.key)
     except (OSError, ssl.SSLError) as error:
@@ -63,7 +71,6 @@ def tls_context(settings: EventSettings, log: Callable[[str], None]) -> ssl.SSLC
     now = datetime.datetime.now(datetime.timezone.utc)
     for warning in expiry_warnings(listen.certificate, now):
         log(warning)
-    return context
 
 
 def expiry_warnings(path: Path, now: datetime.datetime) -> list[str]:
@@ -115,7 +122,7 @@ class Event:
 
     def start(self) -> None:
         settings = self.settings
-        context = tls_context(settings, self.log)
+        context = tls_context(settings.listen, self.log)
         try:
             self._lock = lock_folder(settings.out, OUT_SETTING)
             saved = check_settings(settings.out, settings.saved(),

@@ -123,18 +123,26 @@ def own_name(spec: EngineSpec, timeout: float) -> tuple[str, str] | None:
     except ChannelError:
         return None
     try:
-        words = []
-        for command in ("name", "version"):
-            try:
-                answer = channel.send(command, time.monotonic() + timeout).strip()
-            except GtpFailure:
-                answer = ""
-            words.append(answer if _SHORT_LINE.fullmatch(answer) else "")
-        return (words[0], words[1]) if words[0] else None
+        name, version = identity(channel, timeout)
+        return (name, version) if name else None
     except ChannelError:
         return None
     finally:
         channel.kill()
+
+
+def identity(channel: Channel, timeout: float) -> tuple[str, str]:
+    """The engine's ``name`` and ``version`` answers, each within ``timeout`` seconds (``""``
+    for a failure or for what is not one short line of printable text). Raises
+    :class:`ChannelError` when the engine cannot answer at all."""
+    words = []
+    for command in ("name", "version"):
+        try:
+            answer = channel.send(command, time.monotonic() + timeout).strip()
+        except GtpFailure:
+            answer = ""
+        words.append(answer if _SHORT_LINE.fullmatch(answer) else "")
+    return words[0], words[1]
 
 
 # A name or version worth showing: one line of printable text, not too long to read.

@@ -120,6 +120,8 @@ class _Referee:
         self.timed_moves = [0, 0]
         self.moves: list[str] = []
         self.clock_after_move: list[float | None] = []
+        self.move_seconds: list[float | None] = []  # charged for each move; None: opening's
+        self._elapsed = 0.0  # charged for the move being asked
 
     def ask(self, colour: int, command: str, deadline: float | None = None) -> str:
         """Send ``command`` to ``colour``'s engine; a transport failure forfeits the game.
@@ -212,6 +214,7 @@ class _Referee:
             self.moves.append(text)
             self.analyses.append(None)
             self.clock_after_move.append(None)
+            self.move_seconds.append(None)
             for engine in (self.game.first_player, 1 - self.game.first_player):
                 self.ask_or_refuse(engine, f"play {COLOUR_NAMES[colour]} {text}")
             self.notify()
@@ -243,6 +246,7 @@ class _Referee:
         finally:
             elapsed = max(0.0, time.monotonic() - start - self.engines[colour].lag_allowance())
             self.used[colour] += elapsed
+            self._elapsed = elapsed
             in_time = clock.charge(elapsed)
             verdict = proof.finish(answered) if proof is not None else None
         if verdict is not None:
@@ -268,6 +272,7 @@ class _Referee:
         self.analyses.append(analysis)
         self.timed_moves[colour] += 1
         self.clock_after_move.append(clock.time_left()[0])
+        self.move_seconds.append(round(self._elapsed, 3))
         if position.outcome is None:
             self.ask_or_refuse(1 - colour, f"play {name} {text}")
         self.notify()
@@ -296,6 +301,7 @@ class _Referee:
             self.moves.pop()
             self.analyses.pop()
             self.clock_after_move.pop()
+            self.move_seconds.pop()
             self.timed_moves[self.position.to_move] -= 1
         for colour in (0, 1):
             try:
@@ -340,7 +346,8 @@ class _Referee:
         return GameRecord(self.game, self.start_options, self.moves, self.clock_after_move,
                           [round(seconds, 3) for seconds in self.used], outcome, at_fault,
                           stderr, min(opening_plies, len(self.moves)), list(self.timed_moves),
-                          [clock.lowest for clock in self.clocks], list(self.analyses))
+                          [clock.lowest for clock in self.clocks], list(self.analyses),
+                          list(self.move_seconds))
 
 
 def play_game(setup: Setup, engines: Sequence[Channel], rng: random.Random,

@@ -51,6 +51,11 @@ class Seat(ABC):
         seat across a network; ``None`` for a local one."""
         return None
 
+    def engine(self) -> tuple[str, str] | None:
+        """What the engine of the game just played said its ``name`` and ``version`` were,
+        for a seat that asks (the ladder's); ``None`` for one that does not."""
+        return None
+
     @property
     def stopping(self) -> bool:
         """Whether the run is stopping now (a game then played is not a result)."""

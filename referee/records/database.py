@@ -668,10 +668,19 @@ class LadderDatabase:
              seating.black_engine.version, seating.white_engine.name,
              seating.white_engine.version, _text(seating.started))).lastrowid
 
-    def finish_game(self, game: int, ending: Ending, ratings: Sequence[Rating] = ()) -> None:
+    def finish_game(self, game: int, ending: Ending, ratings: Sequence[Rating] = (),
+                    engines: tuple[Engine, Engine] | None = None) -> None:
         """Record how game ``game`` (in progress) ended, the players' standings and the ratings
-        it gave them (``ratings``, for the game's players only), in one transaction."""
+        it gave them (``ratings``, for the game's players only), in one transaction; with
+        ``engines``, black's and white's engines as they answered once the game began (the
+        start may have been recorded before they were asked)."""
         with self._write() as connection:
+            if engines is not None:
+                connection.execute(
+                    "UPDATE games SET black_engine = ?, black_version = ?, white_engine = ?, "
+                    "white_version = ? WHERE id = ?",
+                    (engines[0].name, engines[0].version, engines[1].name, engines[1].version,
+                     game))
             self._finish(connection, game, ending, ratings)
 
     def add_game(self, seating: Seating, ending: Ending, ratings: Sequence[Rating] = ()) -> int:

@@ -139,7 +139,8 @@ class GameRecord:
     colour spent, ``timed_moves`` the moves each made on its clock and ``lowest`` the least
     time each had left at the end of one (``None`` before any); ``at_fault`` the colour that
     forfeited; ``stderr`` what each engine wrote to standard error (the tail); ``analyses``
-    what the mover's engine said of each move (``genmove_analyze``; ``None`` where nothing).
+    what the mover's engine said of each move (``genmove_analyze``; ``None`` where nothing);
+    ``times`` the seconds each move was charged (``None`` for an opening move).
     ``outcome`` is how it ended (winner, termination, reason), the rules' own value.
     """
 
@@ -155,6 +156,7 @@ class GameRecord:
     timed_moves: list[int] = field(default_factory=lambda: [0, 0])
     lowest: list[float | None] = field(default_factory=lambda: [None, None])
     analyses: list = field(default_factory=list)
+    times: list[float | None] = field(default_factory=list)
 
     @property
     def result(self) -> str:
@@ -187,12 +189,16 @@ class FinishedGame:
     results row (what the folder keeps), the game as the statistics and observers see it
     (:class:`GameResult`, built from the game's values, never parsed back from the row), the
     mover's clock after each move (``None`` for opening moves) and the colour that moved
-    first, for its SGF record."""
+    first, for its SGF record; the seconds each move was charged (``None`` for opening moves)
+    and what each side's engine said its ``name`` and ``version`` were, where its seat asked
+    (the ladder's records keep them)."""
 
     row: dict[str, Any]
     result: GameResult
     clocks: tuple[float | None, ...]
     first_player: str
+    times: tuple[float | None, ...] = ()
+    engines: tuple[tuple[str, str] | None, tuple[str, str] | None] = (None, None)
 
 
 def game_of_row(row: Mapping[str, Any]) -> Game:

@@ -115,7 +115,8 @@ def play_task(task: Task) -> TaskResult:
         if lags[0] is not None or lags[1] is not None:
             row["black_lag"], row["white_lag"] = lags
         finished.append(FinishedGame(row, game_result(game, record), tuple(record.clocks),
-                                     COLOUR_NAMES[record.game.first_player]))
+                                     COLOUR_NAMES[record.game.first_player],
+                                     tuple(record.times), (seats[0].engine(), seats[1].engine())))
     return TaskResult(tuple(finished))
 
 

@@ -1,0 +1,199 @@
+"""The ladder service: every pool of the service file served on one port, for as long as it
+runs, its records in one SQLite file.
+
+Started in this order and stopped in the reverse: the database (the games a stop or crash left
+in progress are marked aborted, unrated), the pools (synchronised with the database: a pool
+already there must be the same game and clock, a new one is added), the house anchors, the
+pools' runners (a thread each), the participants' server (:mod:`.event_server` with the
+:class:`~.ladder_lobby.Lobby` as its gatekeeper) and the pages. A stop abandons the games in
+progress (aborted, as after a crash): a ladder has no end to wait for.
+
+A renewed TLS certificate is taken without a restart: :meth:`LadderService.reload_certificate`
+(on SIGHUP) checks the files, then offers them to every connection from then on.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import ssl
+import threading
+from typing import Callable
+
+from ..play.entrants import EngineSpec, cannot_start
+from ..records.database import DatabaseError, LadderDatabase, Pool, RecordError
+from .accounts import Accounts, hash_password, name_key
+from .event import EventError, load_certificate, tls_context
+from .event_server import EventServer
+from .ladder_file import LadderSettings, PoolSettings
+from .ladder_lobby import Lobby
+from .ladder_pool import LadderPool
+
+STOP_REASON = "the ladder server stopped during the game"
+
+
+class LadderError(Exception):
+    """The service cannot start (database, pools, certificate, address); one line."""
+
+
+class LadderService:
+    """The service of ``settings``; ``log`` takes one line per server event. ``start`` opens
+    everything, ``stop`` closes it; used as a context manager."""
+
+    def __init__(self, settings: LadderSettings, log: Callable[[str], None]) -> None:
+        self.settings = settings
+        self.log = log
+        self.records: LadderDatabase | None = None
+        self.pools: dict[str, LadderPool] = {}
+        self.server: EventServer | None = None
+        self.pages = None
+        self._tls: ssl.SSLContext | None = None
+        self._threads: list[threading.Thread] = []
+        self._stopping = threading.Event()
+        self.failure: str | None = None
+
+    def __enter__(self) -> LadderService:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        settings = self.settings
+        try:
+            self._tls = tls_context(settings.listen, self.log)
+        except EventError as error:
+            raise LadderError(str(error)) from None
+        try:
+            self.records = LadderDatabase(settings.database)
+        except (DatabaseError, sqlite3.Error, OSError) as error:
+            raise LadderError(f"{settings.database}: {error}") from None
+        aborted = self.records.abort_unfinished()
+        if aborted:
+            self.log(f"{aborted} game(s) left in progress by the last run marked aborted")
+        accounts = Accounts(self.records, registration_open=settings.registration == "open")
+        known = {pool.name: pool for pool in self.records.pools()}
+        for pool_settings in settings.pools:
+            record = self._pool_record(pool_settings, known.get(pool_settings.name))
+            self.pools[pool_settings.name] = LadderPool(
+                pool_settings, record, self.records, settings.grace, settings.lag,
+                settings.concurrency, self.log)
+        house = frozenset(self._seat_anchors())
+        for pool in self.pools.values():
+            thread = threading.Thread(target=self._serve, args=(pool,), daemon=True,
+                                      name=f"pool {pool.pool.name}")
+            thread.start()
+            self._threads.append(thread)
+        listen = settings.listen
+        try:
+            self.server = EventServer(Lobby(accounts, self.pools, settings.name, house),
+                                      settings.name, listen.host, listen.port, self._tls,
+                                      self.log, hello_seconds=settings.hello,
+                                      door=settings.door)
+        except OSError as error:
+            raise LadderError(f"cannot listen: {error.strerror or error}") from None
+
+    def _pool_record(self, settings: PoolSettings, known: Pool | None) -> Pool:
+        """The database's pool for ``settings``: added if new, checked if not (a pool's games
+        are comparable only under one game, board and clock)."""
+        setup = settings.setup
+        wanted = (setup.game, dict(setup.options), setup.size, settings.control.describe())
+        if known is None:
+            return self.records.add_pool(settings.name, *wanted)
+        found = (known.game, dict(known.options), known.size, known.time_control)
+        if found != wanted:
+            raise LadderError(f"pool {settings.name}: the database has it as {_pool_text(found)}, "
+                              f"the service file as {_pool_text(wanted)}; a changed pool "
+                              f"needs a new name")
+        return known
+
+    def _seat_anchors(self) -> list[int]:
+        """Seat every house anchor in its pool (its account made on first start, with a
+        password nobody knows): the anchors' account ids."""
+        house = []
+        for anchor in self.settings.anchors:
+            problem = cannot_start(EngineSpec(anchor.engine, anchor.name))
+            if problem:
+                raise LadderError(f"anchor {anchor.name}: its engine cannot start: {problem}")
+            account = self.records.account_by_name(anchor.name)
+            if account is None:
+                try:
+                    account = self.records.add_account(
+                        anchor.name, name_key(anchor.name),
+                        hash_password(secrets.token_urlsafe(32)))
+                except RecordError as error:
+                    raise LadderError(f"anchor {anchor.name}: {error}") from None
+            self.pools[anchor.pool].add_anchor(account, anchor.engine, anchor.rating)
+            house.append(account.id)
+        return house
+
+    def _serve(self, pool: LadderPool) -> None:
+        try:
+            pool.serve()
+        except Exception as error:  # a pool that fails stops the service, said in one line
+            self.failure = f"pool {pool.pool.name} failed: {type(error).__name__}: {error}"
+            self.log(self.failure)
+            self._stopping.set()
+
+    @property
+    def url(self) -> str:
+        """The address participants connect to, as this machine sees it."""
+        scheme = "wss" if self._tls is not None else "ws"
+        host = self.settings.listen.host
+        host = f"[{host}]" if ":" in host else host
+        return f"{scheme}://{host}:{self.server.port}/"
+
+    def stop_soon(self) -> None:
+        """Ask the service to stop (from a signal handler: nothing here waits)."""
+        self._stopping.set()
+
+    def wait_until_stopped(self) -> bool:
+        """Serve until :meth:`stop_soon` or a pool's failure: whether a pool failed. Wakes
+        often, so that the main thread runs signal handlers at once."""
+        while not self._stopping.wait(0.5):
+            pass
+        return self.failure is not None
+
+    def reload_certificate(self) -> None:
+        """Take the certificate and key files again (renewed): checked first, so that a bad
+        pair leaves the server with its old one; one log line either way."""
+        listen = self.settings.listen
+        if self._tls is None:
+            self.log("no TLS certificate to reload (the server listens in plain text)")
+            return
+        try:
+            tls_context(listen, lambda line: None)
+            load_certificate(self._tls, listen, self.log)
+        except EventError as error:
+            self.log(f"certificate not reloaded, the old one kept: {error}")
+            return
+        self.log(f"certificate reloaded from {listen.certificate}")
+
+    def stop(self) -> None:
+        """Stop serving: the server closes every connection, the pools abandon their games
+        (marked aborted), the database is closed."""
+        self._stopping.set()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        for pool in self.pools.values():
+            pool.stop()
+        for thread in self._threads:
+            thread.join(10)
+        self._threads = []
+        if self.records is not None:
+            self.records.abort_unfinished(STOP_REASON)
+            self.records.close()
+            self.records = None
+
+
+def _pool_text(pool: tuple) -> str:
+    game, options, size, clock = pool
+    board = f" {size[0]}x{size[1]}" if size else ""
+    settings = "".join(f" {key}={value}" for key, value in sorted(options.items()))
+    return f"{game}{board}{settings} at {clock}"
