@@ -112,13 +112,16 @@ def write_event(folder: Path, names: tuple[str, ...] = NAMES[:2], tls: bool = Fa
 
 
 class Process:
-    """A child process whose output lines (both streams) are collected as they come."""
+    """A child process whose output lines (both streams) are collected as they come; ``env``
+    adds to the environment it inherits."""
 
-    def __init__(self, argv: list[str], cwd: Path | None = None) -> None:
+    def __init__(self, argv: list[str], cwd: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.argv = argv
         self.lines: list[str] = []
         self._changed = threading.Condition()
-        self.popen = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE,
+        self.popen = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **(env or {})},
+                                      stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True,
                                       start_new_session=True, preexec_fn=interruptible)
         threading.Thread(target=self._read, daemon=True).start()
@@ -167,8 +170,8 @@ class Process:
             self.popen.wait(10)
 
 
-def referee(*words: str, cwd: Path | None = None) -> Process:
-    return Process([sys.executable, "-m", "referee", *words], cwd)
+def referee(*words: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Process:
+    return Process([sys.executable, "-m", "referee", *words], cwd, env)
 
 
 def start_event(event_file: Path) -> tuple[Process, str]:

@@ -1,4 +1,5 @@
-"""The event tests' fixture: the processes a test starts, all killed at its end."""
+"""Fixtures shared by test packages: the processes a test starts (servers, clients), all
+killed at its end."""
 
 from __future__ import annotations
 

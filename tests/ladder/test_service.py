@@ -1,0 +1,168 @@
+"""The ladder service over real sockets on 127.0.0.1: who gets in and who is refused, a renewed
+certificate taken without a restart, and whole runs with real clients and engines: pools
+paired and rated, every game recorded once, a kill -9 of the server costing only the games in
+progress (aborted, unrated), and the ratings those games gave being Glicko-2's.
+"""
+
+from __future__ import annotations
+
+import ssl
+import sqlite3
+
+import pytest
+from websockets.sync.client import connect
+
+from referee.host import wire
+from referee.host.certificate import peer_certificate
+from referee.host.ladder import LadderService
+from referee.host.ladder_file import read_ladder
+from referee.stats.glicko import Glicko, update
+
+from ..event.helpers import RANDOM_ENGINE, SLOW_ENGINE, free_port, make_certificate
+from .service import finished_games, join, serve, wait_until, write_ladder
+
+ANCHOR = {"pool": "clobber", "name": "house", "engine": RANDOM_ENGINE, "rating": 1400}
+
+
+def hello(url: str, context: ssl.SSLContext | None = None, **fields) -> dict:
+    """The server's answer to a ``hello`` with ``fields``."""
+    with connect(url, ssl=context, open_timeout=10) as connection:
+        connection.send(wire.encode("hello", protocol=wire.PROTOCOL, **fields))
+        return wire.decode(connection.recv(timeout=10))
+
+
+def test_logins_are_refused_with_one_line_saying_why(tmp_path):
+    lines: list[str] = []
+    settings = read_ladder(write_ladder(tmp_path, anchors=(ANCHOR,)))
+    with LadderService(settings, lines.append) as service:
+        url = service.url
+        welcome = hello(url, pool="clobber", name="Fuego", password="right")
+        assert welcome == {"type": "welcome", "name": "Fuego",
+                           "event": "Test ladder, pool clobber"}
+        assert hello(url, pool="domineering", name="Fuego", password="right")["name"] == "Fuego"
+        refusals = {
+            "wrong password": {"pool": "clobber", "name": "Fuego", "password": "wrong"},
+            "no pool 'go' here; the pools are breakthrough, clobber, domineering":
+                {"pool": "go", "name": "Fuego", "password": "right"},
+            "this ladder logs in with a pool, a name and a password (connect --pool POOL "
+            "--name NAME, the password in OLYMPIAD_PASSWORD)": {"token": "a-token"},
+            "the name FUEG0 is too like the existing account Fuego: choose another":
+                {"pool": "clobber", "name": "FUEG0", "password": "x"},
+            "a name has only ASCII letters, digits, \"-\", \"_\" and \".\"":
+                {"pool": "clobber", "name": "<script>", "password": "x"},
+        }
+        for reason, fields in refusals.items():
+            assert hello(url, **fields) == {"type": "refused", "reason": reason}
+        house = service.records.account_by_name("house")
+        assert house is not None and service.pools["clobber"].connected() == {house.id}
+    assert not any("Traceback" in line for line in lines)
+
+
+def test_a_renewed_certificate_is_offered_without_a_restart(tmp_path):
+    cert_path, key_path = make_certificate(tmp_path)
+    lines: list[str] = []
+    settings = read_ladder(write_ladder(tmp_path, tls=True))
+    with LadderService(settings, lines.append) as service:
+        port = service.server.port
+        first = peer_certificate("127.0.0.1", port, 10)
+        make_certificate(tmp_path, days=90)  # renewed, in the same files
+        service.reload_certificate()
+        renewed = peer_certificate("127.0.0.1", port, 10)
+        assert renewed.not_after > first.not_after
+        assert lines[-1] == f"certificate reloaded from {cert_path}"
+        key_path.write_text("not a key")
+        service.reload_certificate()
+        assert lines[-1].startswith("certificate not reloaded, the old one kept: cannot load")
+        assert peer_certificate("127.0.0.1", port, 10).not_after == renewed.not_after
+        context = ssl.create_default_context(cafile=str(cert_path))
+        assert hello(service.url.replace("127.0.0.1", "localhost"), context, pool="clobber",
+                     name="Leela", password="pw")["type"] == "welcome"
+
+
+def replayed_ratings(path) -> dict[int, Glicko]:
+    """Every account's rating from replaying the finished games' results with Glicko-2 in the
+    order they were rated (anchors held at their rating), per (pool, account)."""
+    connection = sqlite3.connect(path)
+    rows = connection.execute(
+        "SELECT games.id, games.pool, games.black, games.white, games.result, "
+        "min(ratings.id) FROM games JOIN ratings ON ratings.game = games.id "
+        "WHERE status = 'finished' GROUP BY games.id ORDER BY min(ratings.id)").fetchall()
+    house = {row[0] for row in connection.execute(
+        "SELECT id FROM accounts WHERE name = 'house'")}
+    connection.close()
+    ratings: dict[tuple[int, int], Glicko] = {}
+    for _, pool, black, white, result, _ in rows:
+        before = [ratings.get((pool, black), Glicko()), ratings.get((pool, white), Glicko())]
+        for account in house & {black, white}:
+            before[(black, white).index(account)] = Glicko(ANCHOR["rating"], 30.0)
+        scores = {"B+": (1.0, 0.0), "W+": (0.0, 1.0)}.get(result, (0.5, 0.5))
+        for colour, account in enumerate((black, white)):
+            if account not in house:
+                ratings[pool, account] = update(before[colour],
+                                                [(before[1 - colour], scores[colour])])
+    return ratings
+
+
+def test_a_ladder_of_three_pools_survives_a_kill_9_and_rates_every_game(tmp_path, processes):
+    port = free_port()
+    service_file = write_ladder(tmp_path, anchors=(ANCHOR,), port=port)
+    database = tmp_path / "ladder.db"
+    server, url = serve(service_file)
+    processes.append(server)
+    players = {"clobber": ("Ada", "Bo"), "domineering": ("Cy", "Di"),
+               "breakthrough": ("Ed", "Flo")}
+    for pool, names in players.items():
+        processes += [join(url, pool, name, SLOW_ENGINE) for name in names]
+    wait_until(lambda: finished_games(database) >= 6, 90)
+    with sqlite3.connect(database) as connection:  # a game is under way: kill the server
+        wait_until(lambda: connection.execute(
+            "SELECT count(*) FROM games WHERE status = 'playing'").fetchone()[0] > 0)
+    server.kill()
+    before = finished_games(database)
+    server, _ = serve(service_file)
+    processes.append(server)
+    server.wait_for(r"\d+ game\(s\) left in progress by the last run marked aborted")
+    wait_until(lambda: finished_games(database) >= before + 6, 90)
+    server.popen.terminate()
+    assert server.wait(30) == 0, server.output
+    assert "Traceback" not in server.output
+
+    connection = sqlite3.connect(database)
+    statuses = dict(connection.execute("SELECT status, count(*) FROM games GROUP BY status"))
+    assert statuses["aborted"] >= 1 and set(statuses) == {"finished", "aborted"}
+    assert connection.execute("SELECT count(*) FROM ratings JOIN games ON games.id = "
+                              "ratings.game WHERE status = 'aborted'").fetchone()[0] == 0
+    accounts = dict(connection.execute("SELECT name, id FROM accounts"))
+    assert set(accounts) == {"house", *(name for names in players.values() for name in names)}
+    for pool, names in players.items():  # each pool's games are between its own players
+        pool_id = connection.execute("SELECT id FROM pools WHERE name = ?", (pool,)).fetchone()[0]
+        seated = {accounts[name] for name in names} | ({accounts["house"]}
+                                                        if pool == "clobber" else set())
+        for black, white, *engines in connection.execute(
+                "SELECT black, white, black_engine, black_version, white_engine, white_version "
+                "FROM games WHERE pool = ? AND status = 'finished'", (pool_id,)):
+            assert {black, white} <= seated and black != white
+            said = {account: (name, version) for account, name, version
+                    in zip((black, white), engines[::2], engines[1::2])}
+            assert all(said[account] == ("olympiad-engine", "bad") for account in said
+                       if account != accounts["house"])
+            assert said.get(accounts["house"], ("olympiad-random",))[0] == "olympiad-random"
+    standings = {(pool, account): (rating, deviation, games, wins, draws, losses)
+                 for pool, account, rating, deviation, games, wins, draws, losses in
+                 connection.execute("SELECT pool, account, rating, deviation, games, wins, "
+                                    "draws, losses FROM standings")}
+    for (pool, account), glicko in replayed_ratings(database).items():
+        rating, deviation, *_ = standings[pool, account]
+        assert rating == pytest.approx(glicko.rating, abs=0.01)
+        assert deviation == pytest.approx(glicko.deviation, abs=0.01)
+    house_ratings = {rating for (rating,) in connection.execute(
+        "SELECT rating FROM ratings WHERE account = ?", (accounts["house"],))}
+    assert house_ratings <= {1400.0}
+    for (pool, account), (_, _, games, wins, draws, losses) in standings.items():
+        counted = connection.execute(
+            "SELECT count(*), sum(result = 'B+' AND black = :a OR result = 'W+' AND white = :a),"
+            " sum(result = '0') FROM games WHERE pool = :p AND status = 'finished' AND "
+            "(black = :a OR white = :a)", {"a": account, "p": pool}).fetchone()
+        assert (games, wins, draws) == (counted[0], counted[1], counted[2] or 0)
+        assert losses == games - wins - draws
+    connection.close()
