@@ -35,6 +35,7 @@ from .check import check
 from .engine_settings import engine_specs, time_control
 from .event import connect_command, event_command
 from .habits import parse_tc, translate
+from .ladder_admin import ladder_admin
 from .match import PROGRAM, MatchSettings, check_programs, run_match
 from .openings import openings
 from .play import engine_name, play_games, seated
@@ -365,7 +366,7 @@ def long_options(command: click.Command) -> dict[str, bool]:
 
 # Subcommands kept in modules of their own.
 for command in (check, openings, render, stats_command, report, serve, event_command,
-                connect_command):
+                connect_command, ladder_admin):
     cli.add_command(command)
 
 
