@@ -4,7 +4,8 @@ connect URL --token T --engine CMD`` (a participant's client); see ``docs/event.
 Exit statuses as for ``match``: 0 when the event is over, 130 after Ctrl-C (the first lets the
 games in flight finish, the second stops at once; the same command resumes), 2 for a bad event
 file, folder, certificate or address, for a refused login, and for a server certificate the
-client does not accept (untrusted, expired, or for another name).
+client does not accept (untrusted, expired, or for another name). SIGHUP (``kill -HUP``) makes
+the server load its certificate and key again: a renewed certificate without a restart.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import click
 from ..host.client import Client, ClientError
 from ..host.event import Event, EventError
 from ..host.event_file import EventFileError, read_event
+from ..host.hangup import Hangups
 from ..records.files import WriteFailed
 from ..run.observer import Run
 from ..text import one_line
@@ -55,7 +57,8 @@ def event_command(event_file: Path, report_every: int) -> int:
         raise click.UsageError(str(error)) from None
     try:
         ladder_games = settings.games if settings.format == "ladder" else None
-        with Event(settings, log_line, [EventProgress(report_every, ladder_games)]) as event:
+        with Event(settings, log_line, [EventProgress(report_every, ladder_games)]) as event, \
+                Hangups(event.reload_certificate, log_line):
             click.echo(f"{PROGRAM}: event {settings.name!r}: {settings.setup.game}, "
                        f"{settings.format}, {len(settings.entrants)} participants; "
                        f"participants connect to {event.url}; results in {settings.out}")

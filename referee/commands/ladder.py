@@ -1,10 +1,11 @@
-"""``olympiad-referee ladder ...``: the ladder service and what its operator types; see
-``docs/ladder.md``."""
+"""``olympiad-referee ladder ...``: the ladder service (``serve``) and what its operator types
+while it runs (``admin``); see ``docs/ladder.md``."""
 
 from __future__ import annotations
 
 import click
 
+from .ladder_admin import ladder_admin
 from .ladder_serve import serve_command
 
 
@@ -14,3 +15,4 @@ def ladder() -> None:
 
 
 ladder.add_command(serve_command)
+ladder.add_command(ladder_admin)

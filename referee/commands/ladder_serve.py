@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from ..host.hangup import Hangups
 from ..host.ladder import LadderError, LadderService
 from ..host.ladder_file import LadderFileError, read_ladder
 from ..text import one_line
@@ -36,13 +37,11 @@ def serve_command(service_file: Path) -> int:
                        f"connect to {service.url}; records in {settings.database}")
             if service.pages is not None:
                 click.echo(f"{PROGRAM}: pages: {service.pages.url}")
-            stop = lambda number, frame: service.stop_soon()  # noqa: E731
-            previous = {number: signal.signal(number, stop)
+            previous = {number: signal.signal(number, lambda *_: service.stop_soon())
                         for number in (signal.SIGTERM, signal.SIGINT)}
-            previous[signal.SIGHUP] = signal.signal(
-                signal.SIGHUP, lambda number, frame: service.reload_certificate())
             try:
-                failed = service.wait_until_stopped()
+                with Hangups(service.reload_certificate, log_line):
+                    failed = service.wait_until_stopped()
             finally:
                 for number, handler in previous.items():
                     signal.signal(number, handler)

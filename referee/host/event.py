@@ -9,10 +9,7 @@ live report (:mod:`referee.report`) of that folder, served read-only.
 
 from __future__ import annotations
 
-import datetime
 import random
-import ssl
-from pathlib import Path
 from typing import Callable, Sequence
 
 from ..plan.ladder import Ladder
@@ -28,16 +25,11 @@ from ..run.executor import ThreadExecutor
 from ..run.observer import Observers, Run, RunObserver
 from ..run.records import FolderRecords
 from ..run.runner import Runner
-from .certificate import CertificateError, read_pem_file, utc_text
 from .event_file import EventSettings
 from .event_server import EventServer
-from .file_tables import Listen
 from .report_server import ReportServer
 from .roster import Roster
-
-# The server warns at start about a certificate that expires within this many days.
-EXPIRY_WARNING_DAYS = 14
-
+from .server_tls import ServerTls, TlsError
 
 # What chooses an event's folder, as the folder's messages name it.
 OUT_SETTING = "folder (out in the event file)"
@@ -45,52 +37,6 @@ OUT_SETTING = "folder (out in the event file)"
 
 class EventError(Exception):
     """The event cannot start (folder, settings, certificate, address); one line."""
-
-
-def tls_context(listen: Listen, log: Callable[[str], None]) -> ssl.SSLContext | None:
-    """A server's TLS context from the certificate and key it listens with (``None``: plain);
-    ``log`` takes a warning about each certificate of the file that has expired or soon will
-    (the server still starts: the organiser may be renewing it)."""
-    if listen.certificate is None:
-        return None
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    load_certificate(context, listen, log)
-    return context
-
-
-def load_certificate(context: ssl.SSLContext, listen: Listen,
-                     log: Callable[[str], None]) -> None:
-    """(Re)load ``listen``'s certificate and key into ``context``: connections from now on are
-    offered them (those open keep theirs). Raises :class:`EventError`, ``context`` unchanged."""
-    try:
-        context.load_cert_chain(listen.certificate, listen.key)
-    except (OSError, ssl.SSLError) as error:
-        raise EventError(f"cannot load the TLS certificate {listen.certificate} and key "
-                         f"{listen.key}: {getattr(error, 'strerror', None) or error}") from None
-    now = datetime.datetime.now(datetime.timezone.utc)
-    for warning in expiry_warnings(listen.certificate, now):
-        log(warning)
-
-
-def expiry_warnings(path: Path, now: datetime.datetime) -> list[str]:
-    """A line for each certificate in ``path`` that has expired at ``now`` or expires within
-    :data:`EXPIRY_WARNING_DAYS`, naming the file, the certificate and the date."""
-    try:
-        certificates = read_pem_file(str(path))
-    except CertificateError as error:
-        return [f"warning: cannot read the dates of the certificate {path}: {error}"]
-    warnings = []
-    for certificate in certificates:
-        names = f" (for {', '.join(certificate.names)})" if certificate.names else ""
-        what = f"warning: the certificate {path}{names}"
-        date = utc_text(certificate.not_after)
-        if certificate.not_after <= now:
-            warnings.append(f"{what} expired on {date}: participants' clients will refuse it; "
-                            f"renew it and restart the event")
-        elif certificate.not_after - now <= datetime.timedelta(days=EXPIRY_WARNING_DAYS):
-            warnings.append(f"{what} expires on {date}: renew it before then")
-    return warnings
 
 
 class Event:
@@ -106,6 +52,7 @@ class Event:
         self.server: EventServer | None = None
         self.spectators: ReportServer | None = None
         self.runner: Runner | None = None
+        self.tls: ServerTls | None = None
         self._lock = None
         self._results: ResultsFile | None = None
 
@@ -122,7 +69,11 @@ class Event:
 
     def start(self) -> None:
         settings = self.settings
-        context = tls_context(settings.listen, self.log)
+        if settings.listen.certificate is not None:
+            try:
+                self.tls = ServerTls(settings.listen.certificate, settings.listen.key, self.log)
+            except TlsError as error:
+                raise EventError(str(error)) from None
         try:
             self._lock = lock_folder(settings.out, OUT_SETTING)
             saved = check_settings(settings.out, settings.saved(),
@@ -159,8 +110,8 @@ class Event:
             if port:
                 self.spectators = ReportServer(settings.out, live, host, port)
             self.server = EventServer(roster, settings.name, settings.listen.host,
-                                      settings.listen.port, context, self.log,
-                                      hello_seconds=settings.hello, door=settings.door)
+                                      settings.listen.port, self.tls.context if self.tls else None,
+                                      self.log, hello_seconds=settings.hello, door=settings.door)
         except OSError as error:
             raise EventError(f"cannot listen: {error.strerror or error}") from None
         slots = settings.concurrency or len(settings.entrants) // 2
@@ -175,6 +126,14 @@ class Event:
         host = self.settings.listen.host
         host = f"[{host}]" if ":" in host else host
         return f"{scheme}://{host}:{self.server.port}/"
+
+    def reload_certificate(self) -> None:
+        """Load the certificate and key again for new connections (on SIGHUP; a failure is a
+        log line and keeps the one loaded before)."""
+        if self.tls is None:
+            self.log("no certificate to load again: the event listens without TLS")
+        else:
+            self.tls.reload()
 
     def run(self) -> str | None:
         """Play the event; ``None`` when it is over, else why it stopped (see the runner)."""

@@ -9,25 +9,25 @@ pools' runners (a thread each), the participants' server (:mod:`.event_server` w
 progress (aborted, as after a crash): a ladder has no end to wait for.
 
 A renewed TLS certificate is taken without a restart: :meth:`LadderService.reload_certificate`
-(on SIGHUP) checks the files, then offers them to every connection from then on.
+(on SIGHUP) loads the files again and offers them to every connection from then on
+(:mod:`.server_tls`).
 """
 
 from __future__ import annotations
 
 import secrets
 import sqlite3
-import ssl
 import threading
 from typing import Callable
 
 from ..play.entrants import EngineSpec, cannot_start
 from ..records.database import DatabaseError, LadderDatabase, Pool, RecordError
 from .accounts import Accounts, hash_password, name_key
-from .event import EventError, load_certificate, tls_context
 from .event_server import EventServer
 from .ladder_file import LadderSettings, PoolSettings
 from .ladder_lobby import Lobby
 from .ladder_pool import LadderPool
+from .server_tls import ServerTls, TlsError
 
 STOP_REASON = "the ladder server stopped during the game"
 
@@ -47,7 +47,7 @@ class LadderService:
         self.pools: dict[str, LadderPool] = {}
         self.server: EventServer | None = None
         self.pages = None
-        self._tls: ssl.SSLContext | None = None
+        self.tls: ServerTls | None = None
         self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
         self.failure: str | None = None
@@ -65,10 +65,12 @@ class LadderService:
 
     def start(self) -> None:
         settings = self.settings
-        try:
-            self._tls = tls_context(settings.listen, self.log)
-        except EventError as error:
-            raise LadderError(str(error)) from None
+        listen = settings.listen
+        if listen.certificate is not None:
+            try:
+                self.tls = ServerTls(listen.certificate, listen.key, self.log)
+            except TlsError as error:
+                raise LadderError(str(error)) from None
         try:
             self.records = LadderDatabase(settings.database)
         except (DatabaseError, sqlite3.Error, OSError) as error:
@@ -89,10 +91,10 @@ class LadderService:
                                       name=f"pool {pool.pool.name}")
             thread.start()
             self._threads.append(thread)
-        listen = settings.listen
         try:
             self.server = EventServer(Lobby(accounts, self.pools, settings.name, house),
-                                      settings.name, listen.host, listen.port, self._tls,
+                                      settings.name, listen.host, listen.port,
+                                      self.tls.context if self.tls else None,
                                       self.log, hello_seconds=settings.hello,
                                       door=settings.door)
         except OSError as error:
@@ -143,7 +145,7 @@ class LadderService:
     @property
     def url(self) -> str:
         """The address participants connect to, as this machine sees it."""
-        scheme = "wss" if self._tls is not None else "ws"
+        scheme = "wss" if self.tls is not None else "ws"
         host = self.settings.listen.host
         host = f"[{host}]" if ":" in host else host
         return f"{scheme}://{host}:{self.server.port}/"
@@ -160,19 +162,12 @@ class LadderService:
         return self.failure is not None
 
     def reload_certificate(self) -> None:
-        """Take the certificate and key files again (renewed): checked first, so that a bad
-        pair leaves the server with its old one; one log line either way."""
-        listen = self.settings.listen
-        if self._tls is None:
-            self.log("no TLS certificate to reload (the server listens in plain text)")
-            return
-        try:
-            tls_context(listen, lambda line: None)
-            load_certificate(self._tls, listen, self.log)
-        except EventError as error:
-            self.log(f"certificate not reloaded, the old one kept: {error}")
-            return
-        self.log(f"certificate reloaded from {listen.certificate}")
+        """Load the certificate and key files again (renewed) for the connections to come; a
+        pair that does not load leaves the old one, said in one line."""
+        if self.tls is None:
+            self.log("no TLS certificate to load again (the server listens in plain text)")
+        else:
+            self.tls.reload()
 
     def stop(self) -> None:
         """Stop serving: the server closes every connection, the pools abandon their games

@@ -317,6 +317,16 @@ class EngineSeen:
     last: datetime.datetime
 
 
+@dataclass(frozen=True)
+class AccountActivity:
+    """An account as the operator lists it: with its finished games in every pool and when it
+    last finished one (``None``: never)."""
+
+    account: Account
+    games: int
+    last_seen: datetime.datetime | None
+
+
 def now() -> datetime.datetime:
     """The time now, in UTC, to the second (what the database keeps)."""
     return datetime.datetime.now(UTC).replace(microsecond=0)
@@ -550,9 +560,8 @@ class LadderDatabase:
 
     @staticmethod
     def _account(connection: sqlite3.Connection, account: int) -> Account:
-        row = connection.execute("SELECT * FROM accounts WHERE id = ?", (account,)).fetchone()
-        return Account(row["id"], row["name"], _time(row["created"]), bool(row["disabled"]),
-                       row["merged_into"], row["password_hash"])
+        return _account_of(connection.execute("SELECT * FROM accounts WHERE id = ?",
+                                              (account,)).fetchone())
 
     def set_password_hash(self, account: int, password_hash: str) -> None:
         """Store a new password hash for ``account``."""
@@ -834,6 +843,28 @@ class LadderDatabase:
                 {"account": account}).fetchall()
         return tuple(EngineSeen(Engine(name, version), games, _time(first), _time(last))
                      for name, version, games, first, last in rows)
+
+    # --- the operator's
+
+    def accounts(self) -> tuple[AccountActivity, ...]:
+        """Every account, merged and disabled ones too, by name, with its games and when it was
+        last seen (from the standings: one row per pool it played in)."""
+        with self._read() as connection:
+            rows = connection.execute(
+                "SELECT accounts.*, total(standings.games) AS games, "
+                "max(standings.last_seen) AS last_seen "
+                "FROM accounts LEFT JOIN standings ON standings.account = accounts.id "
+                "GROUP BY accounts.id ORDER BY accounts.name").fetchall()
+        return tuple(
+            AccountActivity(_account_of(row), int(row["games"]),
+                            None if row["last_seen"] is None else _time(row["last_seen"]))
+            for row in rows)
+
+
+def _account_of(row: sqlite3.Row) -> Account:
+    """An account from its row of ``accounts``."""
+    return Account(row["id"], row["name"], _time(row["created"]), bool(row["disabled"]),
+                   row["merged_into"], row["password_hash"])
 
 
 def _game(row: sqlite3.Row) -> Game:

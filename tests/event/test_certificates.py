@@ -1,7 +1,8 @@
 """The event's certificate, over real TLS on 127.0.0.1: a client refused the server's certificate
 ends at once with status 2 and one line saying what to do; the server warns at start about a
-certificate that has expired or soon will, and starts all the same; and the certificate reader
-agrees with the ``cryptography`` package and survives any bytes.
+certificate that has expired or soon will, and starts all the same; SIGHUP makes it present a
+renewed certificate; and the certificate reader agrees with the ``cryptography`` package and
+survives any bytes.
 
 Certificates are made in each test (:func:`~.helpers.make_certificate`) with the names and
 dates the case needs.
@@ -10,6 +11,9 @@ dates the case needs.
 from __future__ import annotations
 
 import datetime
+import os
+import signal
+import socket
 import ssl
 
 import pytest
@@ -18,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.host.certificate import CertificateError, read_der, read_pem_file
+from referee.host.server_tls import ServerTls
 
 from .helpers import connect, make_certificate, start_event, write_event
 
@@ -86,6 +91,49 @@ def test_the_server_warns_about_a_certificate_that_expired_or_soon_will(
         assert len(lines) == 1, server.output
         assert f"the certificate {cert_path} (for localhost, 127.0.0.1) " in lines[0]
         assert warning.format(date=expiry(cert_path)) in lines[0]
+
+
+def presented(port: int, ca_file) -> str:
+    """The expiry of the certificate the server on ``port`` presents, after a handshake that
+    verifies it against ``ca_file`` (the server holds its key)."""
+    context = ssl.create_default_context(cafile=str(ca_file))
+    with socket.create_connection(("127.0.0.1", port), 10) as plain, \
+            context.wrap_socket(plain, server_hostname="127.0.0.1") as tls:
+        der = tls.getpeercert(binary_form=True)
+    certificate = x509.load_der_x509_certificate(der)
+    return f"{certificate.not_valid_after_utc:%Y-%m-%d %H:%M} UTC"
+
+
+def test_sighup_makes_the_server_present_a_renewed_certificate(tmp_path, processes):
+    server, url = start_event(write_event(tmp_path, tls=True))
+    processes.append(server)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    first = tmp_path / "first.pem"
+    first.write_bytes((tmp_path / "cert.pem").read_bytes())
+    assert presented(port, first) == expiry(first)
+    renewed, _ = make_certificate(tmp_path, days=90)  # a new key too, in place of the old
+    os.kill(server.popen.pid, signal.SIGHUP)
+    server.wait_for(f"loaded the certificate {renewed} again "
+                    rf"\(valid until {expiry(renewed)}\)")
+    assert presented(port, renewed) == expiry(renewed) != expiry(first)
+    (tmp_path / "key.pem").write_text("half-written\n")
+    os.kill(server.popen.pid, signal.SIGHUP)
+    server.wait_for(r"error: cannot load the TLS certificate .*; still presenting the "
+                    r"certificate loaded before")
+    assert presented(port, renewed) == expiry(renewed)
+    assert server.popen.poll() is None and "Traceback" not in server.output
+
+
+def test_a_failed_reload_keeps_the_certificate_and_says_so_in_one_line(tmp_path):
+    cert_path, key_path = make_certificate(tmp_path, days=5)
+    lines: list[str] = []
+    tls = ServerTls(cert_path, key_path, lines.append)
+    assert len(lines) == 1 and "expires on" in lines[0]  # within the warning's 14 days
+    cert_path.unlink()
+    assert not tls.reload()
+    assert lines[1] == (f"error: cannot load the TLS certificate {cert_path} and key "
+                        f"{key_path}: No such file or directory; still presenting the "
+                        f"certificate loaded before")
 
 
 @pytest.mark.parametrize("names", [("localhost", "127.0.0.1", "::1"), ("events.example.org",)])
