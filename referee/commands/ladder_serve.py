@@ -2,7 +2,8 @@
 ``docs/ladder.md``.
 
 It runs until SIGTERM or Ctrl-C (status 0: the games in progress are aborted, unrated, as a
-ladder has no end to wait for); SIGHUP reloads the TLS certificate. Status 2 for a bad service
+ladder has no end to wait for); SIGHUP loads the TLS certificate again and the service file's
+``registration``. Status 2 for a bad service
 file, database, certificate or address; 1 when a pool fails.
 """
 
@@ -31,7 +32,7 @@ def serve_command(service_file: Path) -> int:
     except LadderFileError as error:
         raise click.UsageError(str(error)) from None
     try:
-        with LadderService(settings, log_line) as service:
+        with LadderService(settings, log_line, service_file) as service:
             pools = ", ".join(pool.name for pool in settings.pools)
             click.echo(f"{PROGRAM}: ladder {settings.name!r}: pools {pools}; participants "
                        f"connect to {service.url}; records in {settings.database}")
@@ -40,7 +41,7 @@ def serve_command(service_file: Path) -> int:
             previous = {number: signal.signal(number, lambda *_: service.stop_soon())
                         for number in (signal.SIGTERM, signal.SIGINT)}
             try:
-                with Hangups(service.reload_certificate, log_line):
+                with Hangups(service.reload, log_line):
                     failed = service.wait_until_stopped()
             finally:
                 for number, handler in previous.items():

@@ -18,18 +18,21 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import threading
+from pathlib import Path
 from typing import Callable
 
 from ..play.entrants import EngineSpec, cannot_start
 from ..records.database import DatabaseError, LadderDatabase, Pool, RecordError
 from .accounts import Accounts, hash_password, name_key
 from .event_server import EventServer
-from .ladder_file import LadderSettings, PoolSettings
+from .ladder_file import LadderFileError, LadderSettings, PoolSettings, read_ladder
 from .ladder_lobby import Lobby
 from .ladder_pool import LadderPool
 from .server_tls import ServerTls, TlsError
 
 STOP_REASON = "the ladder server stopped during the game"
+# How often the service reads which accounts the operator disabled or merged meanwhile.
+WATCH_SECONDS = 5.0
 
 
 class LadderError(Exception):
@@ -37,13 +40,17 @@ class LadderError(Exception):
 
 
 class LadderService:
-    """The service of ``settings``; ``log`` takes one line per server event. ``start`` opens
-    everything, ``stop`` closes it; used as a context manager."""
+    """The service of ``settings`` (read from the file ``source``, if given: read again by
+    :meth:`reload`); ``log`` takes one line per server event. ``start`` opens everything,
+    ``stop`` closes it; used as a context manager."""
 
-    def __init__(self, settings: LadderSettings, log: Callable[[str], None]) -> None:
+    def __init__(self, settings: LadderSettings, log: Callable[[str], None],
+                 source: Path | None = None) -> None:
         self.settings = settings
+        self.source = source  # the service file, read again on SIGHUP
         self.log = log
         self.records: LadderDatabase | None = None
+        self.accounts: Accounts | None = None
         self.pools: dict[str, LadderPool] = {}
         self.server: EventServer | None = None
         self.pages = None
@@ -86,11 +93,10 @@ class LadderService:
                 pool_settings, record, self.records, settings.grace, settings.lag,
                 settings.concurrency, self.log)
         house = frozenset(self._seat_anchors())
+        self.accounts = accounts
         for pool in self.pools.values():
-            thread = threading.Thread(target=self._serve, args=(pool,), daemon=True,
-                                      name=f"pool {pool.pool.name}")
-            thread.start()
-            self._threads.append(thread)
+            self._thread(self._serve, pool, name=f"pool {pool.pool.name}")
+        self._thread(self._watch, name="account watch")
         try:
             self.server = EventServer(Lobby(accounts, self.pools, settings.name, house),
                                       settings.name, listen.host, listen.port,
@@ -134,6 +140,23 @@ class LadderService:
             house.append(account.id)
         return house
 
+    def _thread(self, target: Callable[..., None], *args: object, name: str) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True, name=name)
+        thread.start()
+        self._threads.append(thread)
+
+    def _watch(self) -> None:
+        """Every :data:`WATCH_SECONDS`, bar from play the accounts the operator disabled or
+        merged (``ladder admin``, another process on the same file)."""
+        while not self._stopping.wait(WATCH_SECONDS):
+            try:
+                barred = self.records.barred_accounts()
+            except Exception as error:  # noqa: BLE001 - read again at the next look
+                self.log(f"cannot read the barred accounts: {type(error).__name__}: {error}")
+                continue
+            for pool in self.pools.values():
+                pool.bar(barred)
+
     def _serve(self, pool: LadderPool) -> None:
         try:
             pool.serve()
@@ -161,13 +184,21 @@ class LadderService:
             pass
         return self.failure is not None
 
-    def reload_certificate(self) -> None:
-        """Load the certificate and key files again (renewed) for the connections to come; a
-        pair that does not load leaves the old one, said in one line."""
-        if self.tls is None:
-            self.log("no TLS certificate to load again (the server listens in plain text)")
-        else:
+    def reload(self) -> None:
+        """On SIGHUP: load the certificate and key files again (renewed) for the connections
+        to come, and take the service file's ``registration`` again (the operator opens or
+        closes registration while the service runs). A certificate that does not load, or a
+        service file that does not read, leaves things as they were, said in one line."""
+        if self.tls is not None:
             self.tls.reload()
+        try:
+            registration = read_ladder(self.source).registration if self.source else None
+        except LadderFileError as error:
+            self.log(f"error: {error}; registration left as it was")
+            return
+        if registration is not None:
+            self.accounts.registration_open = registration == "open"
+            self.log(f"registration is {registration}")
 
     def stop(self) -> None:
         """Stop serving: the server closes every connection, the pools abandon their games

@@ -51,6 +51,7 @@ from ..run.records import Records
 from ..run.runner import Runner
 from ..stats import Tally, summary_of
 from ..stats.glicko import Glicko, idle, update
+from .event_server import POLICY_VIOLATION
 from .ladder_file import PoolSettings
 
 # A house anchor's deviation: small, as a rating known for sure.
@@ -132,6 +133,20 @@ class LadderPool:
     def channels(self) -> list[RemoteChannel]:
         """The channels of the accounts that ever joined this pool (not the house's)."""
         return [seat.channel for seat in self.seating.seats() if isinstance(seat, AccountSeat)]
+
+    def bar(self, barred: frozenset[int]) -> None:
+        """Pair none of the ``barred`` accounts (disabled or merged by the operator while the
+        service runs) from now on, and close their connections (they are refused at their next
+        login); lift the bar of the others."""
+        for entrant, seat in zip(self.entrants, self.seating.seats()):
+            if not isinstance(seat, AccountSeat):
+                continue
+            newly = entrant.account.id in barred and not seat.barred
+            seat.barred = entrant.account.id in barred
+            link = seat.channel.link
+            if newly and link is not None:
+                link.close(POLICY_VIOLATION, "your account was disabled or merged by the operator")
+                self.log(f"{seat.channel.name}: account disabled or merged, disconnected")
 
     def connected(self) -> frozenset[int]:
         """The accounts connected to this pool now (house anchors always are)."""

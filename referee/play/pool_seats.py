@@ -59,10 +59,11 @@ class AccountSeat(RemoteSeat):
         super().__init__(channel)
         self._engine: tuple[str, str] | None = None
         self.rest = _Rest()
+        self.barred = False  # its account was disabled, or merged into another
 
     @property
     def present(self) -> bool:
-        return self.channel.connected
+        return self.channel.connected and not self.barred
 
     def take(self) -> RemoteChannel:
         channel = super().take()

@@ -860,6 +860,12 @@ class LadderDatabase:
                             None if row["last_seen"] is None else _time(row["last_seen"]))
             for row in rows)
 
+    def barred_accounts(self) -> frozenset[int]:
+        """The ids of the accounts that may not play: disabled, or merged into another."""
+        with self._read() as connection:
+            return frozenset(row[0] for row in connection.execute(
+                "SELECT id FROM accounts WHERE disabled OR merged_into IS NOT NULL"))
+
 
 def _account_of(row: sqlite3.Row) -> Account:
     """An account from its row of ``accounts``."""

@@ -10,9 +10,10 @@ import ssl
 import sqlite3
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from referee.host import wire
+from referee.host import ladder, wire
 from referee.host.certificate import peer_certificate
 from referee.host.ladder import LadderService
 from referee.host.ladder_file import read_ladder
@@ -58,6 +59,39 @@ def test_logins_are_refused_with_one_line_saying_why(tmp_path):
     assert not any("Traceback" in line for line in lines)
 
 
+def test_the_operator_disables_accounts_and_closes_registration_while_it_runs(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(ladder, "WATCH_SECONDS", 0.1)
+    lines: list[str] = []
+    service_file = write_ladder(tmp_path)
+    with LadderService(read_ladder(service_file), lines.append, service_file) as service:
+        with connect(service.url, open_timeout=10) as connection:
+            connection.send(wire.encode("hello", protocol=wire.PROTOCOL, pool="clobber",
+                                        name="Leela", password="pw"))
+            assert wire.decode(connection.recv(timeout=10))["type"] == "welcome"
+            leela = service.records.account_by_name("Leela")
+            wait_until(lambda: leela.id in service.pools["clobber"].connected(), 10)
+            service.records.set_disabled(leela.id, True)  # as `ladder admin disable` does
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    connection.recv(timeout=10)
+            assert connection.close_reason == ("your account was disabled or merged by the "
+                                               "operator")
+        assert leela.id not in service.pools["clobber"].connected()
+        assert hello(service.url, pool="clobber", name="Leela", password="pw") == {
+            "type": "refused", "reason": "account disabled"}
+        service_file.write_text(service_file.read_text().replace(
+            'name = "Test ladder"', 'name = "Test ladder"\nregistration = "invitation"'))
+        service.reload()
+        assert lines[-1] == "registration is invitation"
+        assert hello(service.url, pool="clobber", name="Newcomer", password="pw") == {
+            "type": "refused",
+            "reason": "registration is closed: a new account needs an invitation"}
+        invitation = service.accounts.invite()
+        assert hello(service.url, pool="clobber", name="Newcomer", password="pw",
+                     invitation=invitation)["type"] == "welcome"
+
+
 def test_a_renewed_certificate_is_offered_without_a_restart(tmp_path):
     cert_path, key_path = make_certificate(tmp_path)
     lines: list[str] = []
@@ -66,12 +100,12 @@ def test_a_renewed_certificate_is_offered_without_a_restart(tmp_path):
         port = service.server.port
         first = peer_certificate("127.0.0.1", port, 10)
         make_certificate(tmp_path, days=90)  # renewed, in the same files
-        service.reload_certificate()
+        service.reload()
         renewed = peer_certificate("127.0.0.1", port, 10)
         assert renewed.not_after > first.not_after
         assert lines[-1].startswith(f"loaded the certificate {cert_path} again (valid until")
         key_path.write_text("not a key")
-        service.reload_certificate()
+        service.reload()
         assert lines[-1].startswith("error: ") and lines[-1].endswith(
             "; still presenting the certificate loaded before")
         assert peer_certificate("127.0.0.1", port, 10).not_after == renewed.not_after
