@@ -184,7 +184,7 @@ class Client:
                         backoff = FIRST_BACKOFF
                         if self._session(connection):
                             return 0
-                        why = f"the event at {self.address} closed the connection"
+                        why = f"the server at {self.address} closed the connection"
                 except ssl.SSLCertVerificationError as error:
                     raise ClientError(self._distrust(error)) from None
                 except ConnectionRefusedError:
@@ -250,7 +250,7 @@ class Client:
         connection.send(wire.encode("hello", protocol=wire.PROTOCOL, **self.login))
         reply = wire.decode(connection.recv(timeout=CONNECT_SECONDS))
         if reply["type"] == "refused":
-            raise ClientError(f"refused by the event: {reply['reason']}")
+            raise ClientError(f"refused by the server: {reply['reason']}")
         if reply["type"] != "welcome":
             raise ClientError(f"the server answered {reply['type']!r} to our hello")
         self.log(f"connected to {reply['event']} as {reply['name']}")
@@ -268,7 +268,7 @@ class Client:
             if connection.close_code != POLICY_VIOLATION:
                 raise
         if connection.close_code == POLICY_VIOLATION:
-            raise ClientError(f"the event closed the connection: {connection.close_reason}")
+            raise ClientError(f"the server closed the connection: {connection.close_reason}")
         return False
 
     def _work(self) -> None:

@@ -80,7 +80,7 @@ def test_a_wrong_token_is_refused_on_both_sides_and_logged_without_it(tmp_path, 
     intruder = connect(url, "Alpha", token="not-the-token-of-anyone-at-all")
     processes.append(intruder)
     assert intruder.wait(20) == 2
-    assert intruder.lines[-1] == ("olympiad-referee: error: refused by the event: "
+    assert intruder.lines[-1] == ("olympiad-referee: error: refused by the server: "
                                   "wrong token"), intruder.output
     server.wait_for(r"refused a connection from 127\.0\.0\.1:\d+: wrong token$")
     assert "not-the-token" not in server.output

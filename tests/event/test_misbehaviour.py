@@ -54,7 +54,7 @@ def test_a_second_login_with_the_token_replaces_the_first_mid_game(tmp_path, pro
     second = connect(url, "Alpha", SLOW_ENGINE)
     processes.append(second)
     assert first.wait(20) == 2
-    assert first.lines[-1] == ("olympiad-referee: error: the event closed the connection: "
+    assert first.lines[-1] == ("olympiad-referee: error: the server closed the connection: "
                                "replaced by a newer connection logged in as you")
     server.wait_for(r"Alpha: a newer connection from 127\.0\.0\.1:\d+ replaces the one from")
     assert server.wait(60) == 0, server.output
