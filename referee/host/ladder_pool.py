@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import random
 import threading
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -58,6 +59,8 @@ from .ladder_file import PoolSettings
 ANCHOR_DEVIATION = 30.0
 # The length of a Glicko-2 rating period when a player is idle (days), as lichess counts.
 RATING_PERIOD_DAYS = 1.0
+# How many of the last games handed out a pool's run keeps (the database keeps them all).
+PLANNED_KEPT = 1000
 
 
 @dataclass
@@ -87,7 +90,9 @@ class LadderPool:
         self._lock = threading.Lock()
         self.ratings: dict[int, tuple[Glicko, datetime.datetime]] = self._saved_ratings()
         seed = random.SystemRandom().randrange(1 << 31)
-        self.run = Run(settings.setup, [], [], Path(), seed)  # type: ignore[arg-type]
+        # The games handed out, of which a pool that runs for months keeps only the last.
+        planned = deque(maxlen=PLANNED_KEPT)
+        self.run = Run(settings.setup, [], planned, Path(), seed)  # type: ignore[arg-type]
         self.ladder = Ladder(seed, 0, [], 0, rating=self.rating_of)
         kept = PoolRecords(self)
         self.runner = Runner(self.run, ThreadExecutor(concurrency), kept,
