@@ -117,3 +117,29 @@ def test_every_referee_part_has_a_floor():
     parts = {referee_part(module) for module in import_graph() if module.startswith("referee.")}
     placed = {part for parts in REFEREE_FLOORS for part in parts}
     assert parts <= placed, f"parts without a floor: {sorted(parts - placed)}"
+
+
+def subpackage_edges() -> set[tuple[str, str]]:
+    """The arrows between the referee's sub-packages (its modules, ``text``, ``wakeful``,
+    ``inbound`` and ``__main__``, are not sub-packages)."""
+    subpackages = {path.parent.name for path in (ROOT / "referee").glob("*/__init__.py")}
+    return {(referee_part(module), referee_part(target))
+            for module, targets in import_graph().items() if module.startswith("referee.")
+            for target in targets if target.startswith("referee.")
+            and referee_part(module) in subpackages and referee_part(target) in subpackages
+            and referee_part(module) != referee_part(target)}
+
+
+def test_the_referee_stands_on_at_most_seven_levels_and_28_arrows():
+    """The shape issue 41 asked for: sub-packages as nodes, at most 7 levels (the longest
+    chain of imports) and about 28 arrows between them."""
+    edges = subpackage_edges()
+    below: dict[str, set[str]] = {}
+    for source, target in edges:
+        below.setdefault(source, set()).add(target)
+
+    def levels(part: str) -> int:
+        return 1 + max((levels(target) for target in below.get(part, ())), default=0)
+
+    assert max(levels(part) for part in below) <= 7
+    assert len(edges) <= 28, sorted(edges)
