@@ -423,8 +423,12 @@ class GatedHandler(BaseHTTPRequestHandler):
         self.send_json({"error": f"refused {reason}"}, status)
 
     def send_json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
-        self.send(status, json.dumps(data, ensure_ascii=False).encode(),
-                  "application/json; charset=utf-8")
+        """Answer ``data`` as JSON, with ``<``, ``>`` and ``&`` escaped (``\\u003c``...): the
+        same JSON, but no markup even to a browser that would sniff it as a page."""
+        text = json.dumps(data, ensure_ascii=False)
+        for char in "<>&":
+            text = text.replace(char, f"\\u{ord(char):04x}")
+        self.send(status, text.encode(), "application/json; charset=utf-8")
 
     def send(self, status: HTTPStatus, body: bytes, kind: str,
              headers: dict[str, str] | None = None) -> None:

@@ -337,6 +337,8 @@ def _handler(reader: LadderReader, started: float, limits: Limits) -> type[Gated
                 self.send_json({"pool": pool.name, "day": day.isoformat(),
                                 "games": [game_json(game, whole=True) for game in games]})
                 return
+            if not games:  # an empty file would be no SGF at all
+                raise NotFound(f"no game of {pool.name} finished on {day.isoformat()}")
             body = "".join(sgf_text(results_row(game, pool)) for game in games)
             self.send(HTTPStatus.OK, body.encode(), "application/x-go-sgf; charset=utf-8",
                       {"Content-Disposition":
