@@ -320,7 +320,7 @@ const OlympiadReport = (() => {
     document.head.append(script);
   }
 
-  function start() {
+  function startViewer() {
     $("first").addEventListener("click", () => step(0));
     $("back").addEventListener("click", () => step(current.ply - 1));
     $("forward").addEventListener("click", () => step(current.ply + 1));
@@ -329,8 +329,13 @@ const OlympiadReport = (() => {
     $("copy").addEventListener("click", copyMoves);
     document.addEventListener("keydown", onKey);
     window.addEventListener("hashchange", route);
+  }
+
+  function start() {
+    const viewer = Boolean($("viewer"));  // a ladder page without a replay has none
+    if (viewer) startViewer();
     if ($("games-list")) loadGames();
-    route();
+    if (viewer) route();
     const served = location.protocol === "http:" || location.protocol === "https:";
     if (served && document.body.dataset.live) poll();
   }
