@@ -4,6 +4,7 @@ real SQLite file, checked against the games the fixture wrote; and what a strang
 from __future__ import annotations
 
 import datetime
+import random
 import socket
 import time
 
@@ -12,7 +13,7 @@ import pytest
 from engine import find_game
 from referee.host.ladder_alltime import AllTimeRatings, fit_pool
 from referee.host.ladder_pages import LadderPages
-from referee.records.database import LadderDatabase
+from referee.records.database import LadderDatabase, PairResult
 from referee.records.sgf import read_collection
 from referee.report.live import LiveGame, LiveGames
 
@@ -107,10 +108,8 @@ def test_a_game_page_holds_the_replay_and_the_analysis(ladder, pages):
     assert len(game["moves"]) == len(game["times"]) == len(game["analysis"]) > 0
     status, page, _ = get(pages.url + f"/game/{first}")
     assert status == 200 and f'data-game="{first}"' in page
-    assert 'OlympiadReport.loaded({"game_no": %d' % first in page or \
-        f'"game_no": {first}' in page
-    assert "svg" in page and '"evaluation": "<svg' in page
-    assert HOSTILE not in page  # the first game's black is not beta, but its page is escaped
+    assert "OlympiadReport.loaded(" in page and f'"game_no": {first}' in page
+    assert '"evaluation": "<svg' in page  # the first game has analysis
     status, page, _ = get(pages.url + f"/game/{ladder.playing}")
     assert status == 200 and "in progress" in page and "data-game" not in page
     assert get_json(pages.url + f"/api/game/{ladder.aborted}")["status"] == "aborted"
@@ -206,10 +205,8 @@ def test_the_games_in_progress_move_in_the_live_json(ladder, tmp_path):
 
 def test_the_all_time_table_is_refitted_after_new_games(tmp_path):
     """The thread fits a pool first, then again once ``games`` more have finished in it."""
-    import random
-    from .conftest import Ladder as Made
     with LadderDatabase(tmp_path / "ladder.db") as records:
-        made = Made(records)
+        made = Ladder(records)
         for name in ("a", "b", "c"):
             made.accounts[name] = records.add_account(name + "x", name + "x", "x", NOON)
         made.pools["p"] = records.add_pool("p", "breakthrough", {}, None, "60")
@@ -242,7 +239,6 @@ def wait_for(condition, seconds: float = 10.0):
 
 def test_fit_pool_of_a_worked_example():
     """The ratings module's worked example, as a pool's per-pair results: 120.41 Elo steps."""
-    from referee.records.database import PairResult
     pairs = [PairResult(1, "one", 2, "two", 2, 0, 1), PairResult(2, "two", 3, "three", 2, 0, 1),
              PairResult(1, "one", 3, "three", 4, 0, 1)]
     table = fit_pool(pairs, anchor=(2, 1500.0))
