@@ -140,11 +140,15 @@ class Field:
 class Route:
     """What a path takes: its method, the fields of its query string, the fields of its JSON
     object body (``None``: no body), and whether it is a folder of files (the path then names
-    a plain file in it: ``Request.name``)."""
+    a plain file in it: ``Request.name``). A folder's name is one segment matching ``names``
+    (a plain file name unless told otherwise), or up to ``levels`` of them joined by ``/``
+    (the ladder's ``/pool/NAME/DAY.sgf``); a segment ``.`` or ``..`` never matches."""
     method: str
     query: dict[str, Field] = field(default_factory=dict)
     body: dict[str, Field] | None = None
     folder: bool = False
+    levels: int = 1
+    names: re.Pattern[str] = _FILE_NAME
 
 
 @dataclass(frozen=True)
@@ -274,17 +278,30 @@ class Gate:
                               f"a request from another site ({origin[:80]!r})")
 
     def _route(self, path: str, method: str) -> tuple[Route, str]:
-        folder, _, name = path.rpartition("/")
-        route = self.routes.get(path)
-        if route is None and _FILE_NAME.fullmatch(name):
-            route = self.routes.get(folder + "/")
-            route = route if route is not None and route.folder else None
+        route, name = self.routes.get(path), ""
+        if route is None:
+            route, name = self._folder_route(path)
         if route is None or (route.folder and not name):
             raise HttpRefused(HTTPStatus.NOT_FOUND, f"no such page: {path[:80]!r}")
         if method != route.method:
             raise HttpRefused(HTTPStatus.METHOD_NOT_ALLOWED,
                               f"{path} takes {route.method}, not {method}")
-        return route, name if route.folder else ""
+        return route, name
+
+    def _folder_route(self, path: str) -> tuple[Route | None, str]:
+        """The folder route whose path begins ``path`` and the name after it (its segments
+        each matching the route's ``names``, no more than its ``levels``), or ``None``."""
+        folder, segments = path, []
+        deepest = max((route.levels for route in self.routes.values() if route.folder), default=0)
+        while "/" in folder and len(segments) < deepest:
+            folder, _, segment = folder.rpartition("/")
+            segments.insert(0, segment)
+            route = self.routes.get(folder + "/")
+            if route is not None and route.folder and len(segments) <= route.levels and all(
+                    route.names.fullmatch(part) and part not in (".", "..")
+                    for part in segments):
+                return route, "/".join(segments)
+        return None, ""
 
     def _body(self, arrival: _Arrival, headers: dict[str, str], route: Route) -> dict[str, Any]:
         if "transfer-encoding" in headers:
@@ -406,8 +423,12 @@ class GatedHandler(BaseHTTPRequestHandler):
         self.send_json({"error": f"refused {reason}"}, status)
 
     def send_json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
-        self.send(status, json.dumps(data, ensure_ascii=False).encode(),
-                  "application/json; charset=utf-8")
+        """Answer ``data`` as JSON, with ``<``, ``>`` and ``&`` escaped (``\\u003c``...): the
+        same JSON, but no markup even to a browser that would sniff it as a page."""
+        text = json.dumps(data, ensure_ascii=False)
+        for char in "<>&":
+            text = text.replace(char, f"\\u{ord(char):04x}")
+        self.send(status, text.encode(), "application/json; charset=utf-8")
 
     def send(self, status: HTTPStatus, body: bytes, kind: str,
              headers: dict[str, str] | None = None) -> None:

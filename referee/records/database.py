@@ -51,7 +51,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from engine import COLOUR_NAMES, Outcome, Termination
 
@@ -325,6 +325,20 @@ class AccountActivity:
     account: Account
     games: int
     last_seen: datetime.datetime | None
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The finished games of one pool between one black and one white account (ids and
+    names), counted from black's side."""
+
+    black: int
+    black_name: str
+    white: int
+    white_name: str
+    wins: int
+    draws: int
+    losses: int
 
 
 def now() -> datetime.datetime:
@@ -865,6 +879,56 @@ class LadderDatabase:
         with self._read() as connection:
             return frozenset(row[0] for row in connection.execute(
                 "SELECT id FROM accounts WHERE disabled OR merged_into IS NOT NULL"))
+
+    # --- the pages' own reads (all-time ratings, presence, the list of pools)
+
+    def pair_results(self, pool: int) -> tuple[PairResult, ...]:
+        """The finished games of ``pool`` counted per black and white account: wins, draws and
+        losses from black's side (one aggregate, what the all-time ratings fit needs)."""
+        with self._read() as connection:
+            rows = connection.execute(
+                "SELECT black, black_account.name, white, white_account.name, wins, draws, "
+                "losses FROM ("
+                "  SELECT black, white, total(result = 'B+') AS wins, "
+                "  total(result = '0') AS draws, total(result = 'W+') AS losses "
+                "  FROM games WHERE pool = ? AND status = 'finished' GROUP BY black, white"
+                ") JOIN accounts AS black_account ON black_account.id = black "
+                "JOIN accounts AS white_account ON white_account.id = white "
+                "ORDER BY black, white", (pool,)).fetchall()
+        return tuple(PairResult(black, black_name, white, white_name, int(wins), int(draws),
+                                int(losses))
+                     for black, black_name, white, white_name, wins, draws, losses in rows)
+
+    def finished_games(self, pool: int) -> int:
+        """How many games of ``pool`` finished, from the standings' tallies (a game counts
+        in both players' lines): cheap enough to ask every few seconds."""
+        with self._read() as connection:
+            total = connection.execute("SELECT total(games) FROM standings WHERE pool = ?",
+                                       (pool,)).fetchone()[0]
+        return int(total) // 2
+
+    def finished_since(self, moment: datetime.datetime) -> dict[int, int]:
+        """How many games each pool finished since ``moment`` (pools with none left out)."""
+        with self._read() as connection:
+            return dict(connection.execute(
+                "SELECT pool, count(*) FROM games WHERE finished >= ? GROUP BY pool",
+                (_text(moment),)).fetchall())
+
+    def account_pools(self, account: int) -> tuple[int, ...]:
+        """The pools in which ``account`` finished a game, in the order they were added."""
+        with self._read() as connection:
+            return tuple(row[0] for row in connection.execute(
+                "SELECT pool FROM standings WHERE account = ? ORDER BY pool", (account,)))
+
+    def names_of(self, accounts: Iterable[int]) -> dict[int, str]:
+        """The names of the accounts ``accounts`` (ids), those that exist."""
+        wanted = sorted(set(accounts))
+        if not wanted:
+            return {}
+        with self._read() as connection:
+            return dict(connection.execute(
+                f"SELECT id, name FROM accounts WHERE id IN ({','.join('?' * len(wanted))})",
+                wanted).fetchall())
 
 
 def _account_of(row: sqlite3.Row) -> Account:

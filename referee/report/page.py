@@ -300,10 +300,10 @@ def settings_clocks(settings: Mapping[str, Any]) -> str:
     return describe_clocks(named) if named else ""
 
 
-def viewer() -> str:
-    """The replay viewer's frame; report.js fills it in."""
-    return """<div id="viewer" hidden>
-<div class="viewer-head"><p><a href="#" id="close">← summary</a></p>
+def viewer(back_href: str = "#", back_text: str = "summary") -> str:
+    """The replay viewer's frame, its link back to ``back_href``; report.js fills it in."""
+    return f"""<div id="viewer" hidden>
+<div class="viewer-head"><p><a href="{escape(back_href)}" id="close">← {escape(back_text)}</a></p>
 <h2 id="v-title"></h2><p id="v-ending" class="note"></p></div>
 <div class="viewer-body">
 <div id="board" class="board"></div>
@@ -353,7 +353,7 @@ def render(data: ReportData) -> str:
 <title>{escape(title)}</title>
 <style>
 {_static("report.css")}</style></head>
-<body data-assets="{ASSETS_DIR}" data-title="{escape(title)}">
+<body data-assets="{ASSETS_DIR}" data-title="{escape(title)}" data-live="live.json">
 <header><h1>{escape(title)}</h1><p class="meta">{escape(line)}</p>
 <p id="live-status" hidden></p></header>
 <main id="summary">

@@ -5,6 +5,10 @@
 // from disk, unlike fetch.
 // Addresses: #game-3 opens game 3 at its last ply, #game-3-ply-12 at ply 12; stepping keeps the
 // address up to date, so the address bar is always a link to what is on the screen.
+// The page's body says what else to do: data-live, the address of the games in progress to poll
+// (live.json; none: no polling), data-game, the game to open when the address names none (the
+// ladder's game page, which holds that game's data inline). The list of games is loaded only
+// into a page that has one (#games-list).
 "use strict";
 
 const OlympiadReport = (() => {
@@ -45,8 +49,13 @@ const OlympiadReport = (() => {
                  : null;
   }
 
+  function pageGame() {
+    const number = document.body.dataset.game;
+    return number ? {game: Number(number), ply: null} : null;
+  }
+
   function route() {
-    const wanted = parseAddress();
+    const wanted = parseAddress() || pageGame();
     if (!wanted) {
       closeViewer();
       return;
@@ -70,7 +79,7 @@ const OlympiadReport = (() => {
     if (waiting.has(data.game_no)) {
       const ply = waiting.get(data.game_no);
       waiting.delete(data.game_no);
-      const wanted = parseAddress();
+      const wanted = parseAddress() || pageGame();
       if (wanted && wanted.game === data.game_no) openGame(data, ply);
     }
   }
@@ -248,10 +257,11 @@ const OlympiadReport = (() => {
   }
 
   function poll() {
-    fetch("live.json", {cache: "no-store"})
+    fetch(document.body.dataset.live, {cache: "no-store"})
       .then((answer) => answer.ok ? answer.json() : Promise.reject(answer.status))
       .then((state) => {
-        $("live-status").textContent = state.running ? "live: the match is running" : "served";
+        $("live-status").textContent = state.status
+          || (state.running ? "live: the match is running" : "served");
         $("live-status").hidden = false;
         if (reportVersion === null) {
           reportVersion = state.version;
@@ -310,7 +320,7 @@ const OlympiadReport = (() => {
     document.head.append(script);
   }
 
-  function start() {
+  function startViewer() {
     $("first").addEventListener("click", () => step(0));
     $("back").addEventListener("click", () => step(current.ply - 1));
     $("forward").addEventListener("click", () => step(current.ply + 1));
@@ -319,9 +329,15 @@ const OlympiadReport = (() => {
     $("copy").addEventListener("click", copyMoves);
     document.addEventListener("keydown", onKey);
     window.addEventListener("hashchange", route);
-    loadGames();
-    route();
-    if (location.protocol === "http:" || location.protocol === "https:") poll();
+  }
+
+  function start() {
+    const viewer = Boolean($("viewer"));  // a ladder page without a replay has none
+    if (viewer) startViewer();
+    if ($("games-list")) loadGames();
+    if (viewer) route();
+    const served = location.protocol === "http:" || location.protocol === "https:";
+    if (served && document.body.dataset.live) poll();
   }
 
   return {listed: (row) => listed.push(row), loaded, start, step};

@@ -167,28 +167,37 @@ def _information(totals: list[list[float]], strength: Sequence[float], count: in
 
 
 def solve_linear(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """x with ``matrix`` x = ``vector``, by Gaussian elimination with partial pivoting (small
-    dense, non-singular systems; ``scripts/fit_laocoon.py`` uses it too)."""
-    size = len(vector)
-    rows = [row[:] + [value] for row, value in zip(matrix, vector)]
+    """x with ``matrix`` x = ``vector`` (small dense, non-singular systems;
+    ``scripts/fit_laocoon.py`` uses it too)."""
+    rows = [list(row) + [value] for row, value in zip(matrix, vector)]
+    _gauss_jordan(rows)
+    return [row[-1] for row in rows]
+
+
+def _gauss_jordan(rows: list[list[float]]) -> None:
+    """Reduce the augmented rows ``[A | B]`` (``A`` square) in place to ``[I | A^-1 B]``, by
+    Gauss-Jordan elimination with partial pivoting. Each step works on whole rows at once
+    (list comprehensions), so that a fit of 300 accounts takes seconds, not minutes."""
+    size = len(rows)
     for column in range(size):
         pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
         rows[column], rows[pivot] = rows[pivot], rows[column]
-        for r in range(column + 1, size):
-            factor = rows[r][column] / rows[column][column]
-            for c in range(column, size + 1):
-                rows[r][c] -= factor * rows[column][c]
-    solution = [0.0] * size
-    for r in reversed(range(size)):
-        solution[r] = (rows[r][size] - sum(rows[r][c] * solution[c]
-                                           for c in range(r + 1, size))) / rows[r][r]
-    return solution
+        lead = rows[column]
+        scale = lead[column]
+        lead[column:] = tail = [value / scale for value in lead[column:]]
+        for r in range(size):
+            factor = rows[r][column]
+            if r != column and factor:
+                row = rows[r]
+                row[column:] = [value - factor * other for value, other in zip(row[column:], tail)]
 
 
 def _inverse_diagonal(matrix: list[list[float]]) -> list[float]:
+    """The diagonal of ``matrix``'s inverse, from one elimination of ``[matrix | I]``."""
     size = len(matrix)
-    return [solve_linear(matrix, [float(r == column) for r in range(size)])[column]
-            for column in range(size)]
+    rows = [list(row) + [float(r == c) for c in range(size)] for r, row in enumerate(matrix)]
+    _gauss_jordan(rows)
+    return [rows[r][size + r] for r in range(size)]
 
 
 def _diagonal_of_pseudo_inverse(matrix: list[list[float]]) -> list[float]:

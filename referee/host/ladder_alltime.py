@@ -1,0 +1,154 @@
+"""The ladder's all-time ratings: Bradley-Terry over every finished game of a pool, with error
+bars, as :mod:`referee.stats.ratings` computes them, refreshed by a background thread.
+
+The live rating (Glicko-2, the service's) moves after every game and forgets slowly; the
+all-time table weighs every game a pool ever had alike, as CGOS's BayesElo table does. A fit
+needs only the games and points of each pairing, so the thread reads one aggregate per pool
+(:meth:`~referee.records.database.LadderDatabase.pair_results`: a count per black and white
+account) and fits it: the millionth game costs what the first did, and the fit's cost grows
+with the accounts, not the games (300 accounts: about 10 s of one core, in this thread).
+
+A pool is fitted again when ``games`` games finished in it since its last fit, or when
+``seconds`` passed and at least one did; the thread looks every ``look`` seconds, at the
+standings' tallies only. **House anchors** (``anchors``: pool id to (account id, rating)) fix
+the scale where present: the anchor has exactly its rating and the others' error bars are
+relative to it; elsewhere the ratings have mean 0.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..records.database import LadderDatabase, PairResult, now
+from ..stats.ratings import fit_pairings
+from ..text import one_line
+
+log = logging.getLogger("referee.ladder.pages")
+
+
+@dataclass(frozen=True)
+class AllTimeRating:
+    """One account's all-time rating, the half-width of its 95 % interval, its games."""
+
+    account: str
+    elo: float
+    error: float
+    games: int
+
+
+@dataclass(frozen=True)
+class AllTimeTable:
+    """A pool's all-time table, best first, as of ``games`` finished games at ``computed``;
+    ``anchor`` names the house anchor that fixes the scale (``None``: mean 0). ``ratings``
+    is empty when the games do not connect every account (no common scale exists then)."""
+
+    games: int
+    computed: datetime.datetime
+    ratings: tuple[AllTimeRating, ...]
+    anchor: str | None
+    virtual_draws: int
+
+
+def fit_pool(pairs: Sequence[PairResult], anchor: tuple[int, float] | None = None,
+             computed: datetime.datetime | None = None) -> AllTimeTable:
+    """The all-time table of a pool's per-pair results; ``anchor`` (account id, rating) is
+    used when that account played in the pool."""
+    names: dict[int, str] = {}
+    for pair in pairs:
+        names.setdefault(pair.black, pair.black_name)
+        names.setdefault(pair.white, pair.white_name)
+    index = {account: number for number, account in enumerate(sorted(names))}
+    cells = [[[0, 0.0] for _ in index] for _ in index]
+    games = [0] * len(index)
+    total = 0
+    for pair in pairs:
+        black, white = index[pair.black], index[pair.white]
+        played = pair.wins + pair.draws + pair.losses
+        total += played
+        if black == white:  # two accounts that met, merged since: no rating in it
+            continue
+        points = pair.wins + pair.draws / 2
+        for me, other, scored in ((black, white, points), (white, black, played - points)):
+            cells[me][other][0] += played
+            cells[me][other][1] += scored
+            games[me] += played
+    used = anchor if anchor is not None and anchor[0] in index else None
+    table = fit_pairings(cells, None if used is None else (index[used[0]] + 1, used[1])) \
+        if len(index) > 1 else None
+    ratings = () if table is None else tuple(sorted(
+        (AllTimeRating(names[account], table.ratings[number].elo, table.ratings[number].error,
+                       games[number]) for account, number in index.items()),
+        key=lambda rating: (-rating.elo, rating.account)))
+    return AllTimeTable(total, computed or now(), ratings,
+                        None if used is None else names[used[0]],
+                        0 if table is None else table.virtual_draws)
+
+
+class AllTimeRatings:
+    """The all-time tables of every pool of ``records``, kept in memory and refreshed by a
+    thread (:meth:`start`, :meth:`stop`); see the module docstring."""
+
+    def __init__(self, records: LadderDatabase,
+                 anchors: Mapping[int, tuple[int, float]] | None = None,
+                 seconds: float = 600.0, games: int = 100, look: float = 5.0) -> None:
+        self.records = records
+        self.anchors = dict(anchors or {})
+        self.seconds = seconds
+        self.games = games
+        self.look = look
+        self._tables: dict[int, AllTimeTable] = {}
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def table(self, pool: int) -> AllTimeTable | None:
+        """The pool's last table, ``None`` before its first fit."""
+        return self._tables.get(pool)
+
+    def refresh(self, pool: int) -> AllTimeTable:
+        """Fit ``pool``'s table now (in the caller's thread) and keep it."""
+        began = now()
+        table = fit_pool(self.records.pair_results(pool), self.anchors.get(pool), began)
+        self._tables[pool] = table
+        return table
+
+    def due(self, pool: int) -> bool:
+        """Whether ``pool``'s table is missing or old enough, by games or by time."""
+        last = self._tables.get(pool)
+        if last is None:
+            return True
+        new = self.records.finished_games(pool) - last.games
+        age = (now() - last.computed).total_seconds()
+        return new >= self.games or (new > 0 and age >= self.seconds)
+
+    def refresh_due(self) -> None:
+        """Fit every pool that is due (one pass of the thread)."""
+        for pool in self.records.pools():
+            if self._stopping.is_set():
+                return
+            if self.due(pool.id):
+                self.refresh(pool.id)
+
+    def start(self) -> None:
+        """Start the thread: a first fit of every pool, then a look every ``look`` seconds."""
+        self._thread = threading.Thread(target=self._run, name="all-time ratings", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread (after the fit under way, if any) and wait for it."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self.refresh_due()
+            except Exception as error:  # a database that went away: say so, try again later
+                log.warning("all-time ratings not refreshed: %s: %s", type(error).__name__,
+                            one_line(str(error)))
+            self._stopping.wait(self.look)
