@@ -4,14 +4,16 @@ real SQLite file, checked against the games the fixture wrote; and what a strang
 from __future__ import annotations
 
 import datetime
+import multiprocessing
 import random
 import socket
+import threading
 import time
 
 import pytest
 
 from engine import find_game
-from referee.host.ladder_alltime import AllTimeRatings, fit_pool
+from referee.host.ladder_alltime import AllTimeRatings, FitStopped, fit_apart, fit_pool
 from referee.host.ladder_pages import LadderPages
 from referee.records.database import LadderDatabase, PairResult
 from referee.records.sgf import read_collection
@@ -247,3 +249,16 @@ def test_fit_pool_of_a_worked_example():
     assert table.games == 11 and table.anchor == "two"
     assert fit_pool(pairs, anchor=(9, 1500.0)).anchor is None  # not in the pool: mean 0
     assert fit_pool([]).ratings == ()
+
+
+def test_a_fit_apart_is_the_same_fit_and_a_stop_ends_its_process():
+    pairs = [PairResult(1, "one", 2, "two", 2, 0, 1), PairResult(2, "two", 3, "three", 2, 0, 1),
+             PairResult(1, "one", 3, "three", 4, 0, 1)]
+    when = datetime.datetime(2026, 3, 1, tzinfo=datetime.timezone.utc)
+    assert fit_apart(pairs, (2, 1500.0), when, threading.Event()) == fit_pool(pairs, (2, 1500.0),
+                                                                              when)
+    stopping = threading.Event()
+    stopping.set()
+    with pytest.raises(FitStopped):
+        fit_apart(pairs, None, when, stopping)
+    assert not multiprocessing.active_children()
