@@ -5,7 +5,7 @@ Started in this order and stopped in the reverse: the database (the games a stop
 in progress are marked aborted, unrated), the pools (synchronised with the database: a pool
 already there must be the same game and clock, a new one is added), the house anchors, the
 pools' runners (a thread each), the participants' server (:mod:`.event_server` with the
-:class:`~.ladder_lobby.Lobby` as its gatekeeper) and the pages. A stop abandons the games in
+:class:`~.ladder_lobby.Lobby` as its gatekeeper) and the pages (:mod:`.ladder_pages`). A stop abandons the games in
 progress (aborted, as after a crash): a ladder has no end to wait for.
 
 A renewed TLS certificate is taken without a restart: :meth:`LadderService.reload_certificate`
@@ -27,6 +27,7 @@ from .accounts import Accounts, hash_password, name_key
 from .event_server import EventServer
 from .ladder_file import LadderFileError, LadderSettings, PoolSettings, read_ladder
 from .ladder_lobby import Lobby
+from .ladder_pages import LadderPages
 from .ladder_pool import LadderPool
 from .server_tls import ServerTls, TlsError
 
@@ -53,7 +54,7 @@ class LadderService:
         self.accounts: Accounts | None = None
         self.pools: dict[str, LadderPool] = {}
         self.server: EventServer | None = None
-        self.pages = None
+        self.pages: LadderPages | None = None
         self.tls: ServerTls | None = None
         self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
@@ -105,6 +106,28 @@ class LadderService:
                                       door=settings.door)
         except OSError as error:
             raise LadderError(f"cannot listen: {error.strerror or error}") from None
+        self._serve_pages()
+
+    def _serve_pages(self) -> None:
+        """The read-only pages, if the service file gives them a port: who is connected and the
+        games in progress from the pools, the rest from the database."""
+        host, port = self.settings.pages
+        if not port:
+            return
+        by_id = {pool.pool.id: pool for pool in self.pools.values()}
+        anchors = {}
+        for anchor in self.settings.anchors:
+            pool = self.pools[anchor.pool]
+            account = self.records.account_by_name(anchor.name)
+            anchors.setdefault(pool.pool.id, (account.id, anchor.rating))
+        try:
+            self.pages = LadderPages(
+                self.records, lambda pool: by_id[pool].connected() if pool in by_id
+                else frozenset(), lambda pool: by_id[pool].live if pool in by_id else None,
+                anchors, host, port)
+        except OSError as error:
+            raise LadderError(f"cannot serve the pages on {host}:{port}: "
+                              f"{error.strerror or error}") from None
 
     def _pool_record(self, settings: PoolSettings, known: Pool | None) -> Pool:
         """The database's pool for ``settings``: added if new, checked if not (a pool's games
@@ -204,6 +227,9 @@ class LadderService:
         """Stop serving: the server closes every connection, the pools abandon their games
         (marked aborted), the database is closed."""
         self._stopping.set()
+        if self.pages is not None:
+            self.pages.stop()
+            self.pages = None
         if self.server is not None:
             self.server.stop()
             self.server = None

@@ -30,9 +30,9 @@ from ..records.config import ConfigError, read_config
 from .accounts import name_key, name_problem
 from .door import DoorPolicy
 from .file_tables import Listen, Table, control_of, door_of, lag_of, listen_of, setup_of
+from .ladder_pages import DEFAULT_PORT as DEFAULT_PAGES_PORT
 
 DEFAULT_PORT = 6860
-DEFAULT_PAGES_PORT = 8080
 REGISTRATION = ("open", "invitation")
 # A pool's name is part of the pages' addresses: letters, digits, "-", "_" and ".".
 POOL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")

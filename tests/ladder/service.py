@@ -24,15 +24,16 @@ POOLS = {
 
 
 def write_ladder(folder: Path, pools: dict[str, dict[str, Any]] = POOLS,
-                 anchors: tuple[dict[str, Any], ...] = (), port: int = 0,
+                 anchors: tuple[dict[str, Any], ...] = (), port: int = 0, pages: int = 0,
                  tls: bool = False, **settings: Any) -> Path:
-    """A service file in ``folder`` (its database beside it), pages off."""
+    """A service file in ``folder`` (its database beside it), pages on port ``pages`` (0:
+    none)."""
     lines = [f"{key} = {_toml(value)}" for key, value in
              {"name": "Test ladder", "database": "ladder.db", "grace": 5, **settings}.items()]
     lines += ["[listen]", 'host = "127.0.0.1"', f"port = {port}"]
     if tls:
         lines += ['certificate = "cert.pem"', 'key = "key.pem"']
-    lines += ["[pages]", "port = 0"]
+    lines += ["[pages]", f"port = {pages}"]
     for name, pool in pools.items():
         lines += ["[[pool]]", f'name = "{name}"',
                   *(f"{key} = {_toml(value)}" for key, value in pool.items())]

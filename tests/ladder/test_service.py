@@ -6,8 +6,11 @@ progress (aborted, unrated), and the ratings those games gave being Glicko-2's.
 
 from __future__ import annotations
 
-import ssl
+import datetime
+import json
 import sqlite3
+import ssl
+import urllib.request
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -17,11 +20,15 @@ from referee.host import ladder, wire
 from referee.host.certificate import peer_certificate
 from referee.host.ladder import LadderService
 from referee.host.ladder_file import read_ladder
+from referee.records.sgf import read_collection
+from referee.report.png import find_browser
 from referee.stats.glicko import Glicko, update
 
+from ..report.browser import Browser
 from ..event.helpers import RANDOM_ENGINE, SLOW_ENGINE, free_port, make_certificate
 from .service import finished_games, join, serve, wait_until, write_ladder
 
+CHROMIUM = find_browser()
 ANCHOR = {"pool": "clobber", "name": "house", "engine": RANDOM_ENGINE, "rating": 1400}
 
 
@@ -114,6 +121,53 @@ def test_a_renewed_certificate_is_offered_without_a_restart(tmp_path):
                      name="Leela", password="pw")["type"] == "welcome"
 
 
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def check_pages(pages: str, database) -> None:
+    """The pages' JSON, each pool's archive of today and its page in Chromium, against the
+    games the database holds."""
+    connection = sqlite3.connect(database)
+    pools = {entry["name"]: entry for entry in get_json(f"{pages}/api/pools")["pools"]}
+    assert set(pools) == {"clobber", "domineering", "breakthrough"}
+    assert get_json(f"{pages}/health")["status"] == "ok"
+    today = datetime.datetime.now(datetime.timezone.utc).date()
+    for name in pools:
+        pool_id = connection.execute("SELECT id FROM pools WHERE name = ?", (name,)).fetchone()[0]
+        table = get_json(f"{pages}/api/pool/{name}")
+        counted = {account: (games, wins, draws, losses, rating) for account, games, wins, draws,
+                   losses, rating in connection.execute(
+                       "SELECT name, games, wins, draws, losses, rating FROM standings JOIN "
+                       "accounts ON accounts.id = account WHERE pool = ?", (pool_id,))}
+        assert {entry["account"]: (entry["games"], entry["wins"], entry["draws"],
+                                   entry["losses"], entry["rating"])
+                for entry in table["standings"]} == counted
+        moves = [json.loads(text) for (text,) in connection.execute(
+            "SELECT moves FROM games WHERE pool = ? AND status = 'finished' AND "
+            "date(finished) = ? ORDER BY finished, id", (pool_id, today.isoformat()))]
+        with urllib.request.urlopen(f"{pages}/pool/{name}/{today}.sgf", timeout=10) as answer:
+            archive = read_collection(answer.read().decode())
+        assert sorted(len(record.moves) for record in archive) == sorted(map(len, moves))
+        for account in counted:
+            page = get_json(f"{pages}/api/account/{account}")
+            assert sum(entry["games"] for pool in page["pools"]
+                       for entry in pool["opponents"]) >= counted[account][0]
+    connection.close()
+    if CHROMIUM is None:
+        return
+    browser = Browser(CHROMIUM)
+    try:
+        browser.open(f"{pages}/pool/clobber")
+        names = browser.evaluate("[...document.querySelectorAll('table.standings td.name a')]"
+                                 ".map(a => a.textContent)")
+        assert sorted(names) == ["Ada", "Bo", "house"]
+        assert browser.errors == []
+    finally:
+        browser.close()
+
+
 def replayed_ratings(path) -> dict[int, Glicko]:
     """Every account's rating from replaying the finished games' results with Glicko-2 in the
     order they were rated (anchors held at their rating), per (pool, account)."""
@@ -139,15 +193,16 @@ def replayed_ratings(path) -> dict[int, Glicko]:
 
 
 def test_a_ladder_of_three_pools_survives_a_kill_9_and_rates_every_game(tmp_path, processes):
-    port = free_port()
-    service_file = write_ladder(tmp_path, anchors=(ANCHOR,), port=port)
+    port, pages_port = free_port(), free_port()
+    service_file = write_ladder(tmp_path, anchors=(ANCHOR,), port=port, pages=pages_port)
     database = tmp_path / "ladder.db"
     server, url = serve(service_file)
     processes.append(server)
     players = {"clobber": ("Ada", "Bo"), "domineering": ("Cy", "Di"),
                "breakthrough": ("Ed", "Flo")}
-    for pool, names in players.items():
-        processes += [join(url, pool, name, SLOW_ENGINE) for name in names]
+    clients = [join(url, pool, name, SLOW_ENGINE) for pool, names in players.items()
+               for name in names]
+    processes += clients
     wait_until(lambda: finished_games(database) >= 6, 90)
     with sqlite3.connect(database) as connection:  # a game is under way: kill the server
         wait_until(lambda: connection.execute(
@@ -158,6 +213,11 @@ def test_a_ladder_of_three_pools_survives_a_kill_9_and_rates_every_game(tmp_path
     processes.append(server)
     server.wait_for(r"\d+ game\(s\) left in progress by the last run marked aborted")
     wait_until(lambda: finished_games(database) >= before + 6, 90)
+    for client in clients:  # the participants leave: their games end within the grace window
+        client.stop()
+    wait_until(lambda: not sqlite3.connect(database).execute(
+        "SELECT count(*) FROM games WHERE status = 'playing'").fetchone()[0], 60)
+    check_pages(f"http://127.0.0.1:{pages_port}", database)
     server.popen.terminate()
     assert server.wait(30) == 0, server.output
     assert "Traceback" not in server.output
