@@ -14,6 +14,7 @@ outside a board need no layout arithmetic.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Iterable
 from xml.sax.saxutils import escape, quoteattr
@@ -32,6 +33,8 @@ INK = "#333333"
 HIGHLIGHT = "#f2e14c"
 HIGHLIGHT_EDGE = "#e0a800"
 ARROW = "#1f6fc5"
+# How many distinct elements' texts are kept (a board of 19x19 squares, its pieces and marks).
+ELEMENTS_KEPT = 8192
 
 
 def number(value: float) -> str:
@@ -41,9 +44,15 @@ def number(value: float) -> str:
 
 
 def element(tag: str, attributes: dict, text: str | None = None) -> str:
-    """One SVG element; attributes whose value is ``None`` are left out."""
+    """One SVG element; attributes whose value is ``None`` are left out. Written once for each
+    distinct element (a replay draws the same squares and pieces at every ply)."""
+    return _element(tag, tuple(attributes.items()), text)
+
+
+@functools.lru_cache(maxsize=ELEMENTS_KEPT)
+def _element(tag: str, attributes: tuple, text: str | None) -> str:
     parts = [tag]
-    for key, value in attributes.items():
+    for key, value in attributes:
         if value is None:
             continue
         if isinstance(value, float):
