@@ -36,9 +36,6 @@ from .roster import Entrant, token_digest
 
 FORMATS = ("round-robin", "double-round-robin", "gauntlet", "ladder")
 DEFAULT_SPECTATOR_PORT = 8080
-# Non-genmove answers of a remote engine may wait this long past the grace window for a
-# reconnection before they time out (the clock still bounds them).
-COMMAND_TIMEOUT_SPARE = 30.0
 
 
 class EventFileError(ValueError):
@@ -135,7 +132,7 @@ def _entrants(reader: Table) -> tuple[Entrant, ...]:
 def _event(reader: Table, path: Path) -> EventSettings:
     home = path.resolve().parent
     grace = reader.number("grace", 60.0)
-    setup = setup_of(reader, max(30.0, grace + COMMAND_TIMEOUT_SPARE))
+    setup = setup_of(reader, grace)
     form = reader.get("format", str, "round-robin")
     if form not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {form!r}")

@@ -20,6 +20,9 @@ from ..text import board_size
 from .door import DoorPolicy
 
 DEFAULT_PORT = 8443
+# Non-move answers of a remote engine may wait this long past the grace window for a
+# reconnection before they time out (the clock still bounds the moves).
+COMMAND_TIMEOUT_SPARE = 30.0
 
 _KIND_NAMES = {(int, float): "a number", (int,): "a whole number", (str,): "text",
                (bool,): "true or false", (dict,): "a table", (list,): "a list of tables",
@@ -97,9 +100,10 @@ def control_of(table: Table) -> TimeControl:
         raise ValueError(f"time control: {error}") from None
 
 
-def setup_of(table: Table, command_timeout: float | None = None) -> Setup:
+def setup_of(table: Table, grace: float) -> Setup:
     """The game: ``game``, ``options`` (a table), ``boardsize``, ``time-margin``,
-    ``max-moves``; checked by making the game once."""
+    ``max-moves``; checked by making the game once. A remote engine's answers other than moves
+    may wait for a reconnection ``grace`` seconds and :data:`COMMAND_TIMEOUT_SPARE` more."""
     game = table.get("game", str)
     if not game:
         raise ValueError("no game (game = \"NAME\")")
@@ -111,7 +115,8 @@ def setup_of(table: Table, command_timeout: float | None = None) -> Setup:
         except ValueError as error:
             raise ValueError(f"boardsize: {error}") from None
     setup = Setup(game, options, size, table.number("time-margin", 0.0),
-                  table.whole("max-moves", DEFAULT_MAX_MOVES, 1), command_timeout)
+                  table.whole("max-moves", DEFAULT_MAX_MOVES, 1),
+                  max(30.0, grace + COMMAND_TIMEOUT_SPARE))
     try:
         setup.make_game()
     except ValueError as error:

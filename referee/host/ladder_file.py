@@ -36,9 +36,6 @@ DEFAULT_PORT = 6860
 REGISTRATION = ("open", "invitation")
 # A pool's name is part of the pages' addresses: letters, digits, "-", "_" and ".".
 POOL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
-# Non-move answers of a remote engine may wait this long past the grace window for a
-# reconnection before they time out (the clock still bounds the moves).
-COMMAND_TIMEOUT_SPARE = 30.0
 
 
 class LadderFileError(ValueError):
@@ -105,7 +102,7 @@ def read_ladder(path: Path) -> LadderSettings:
         raise LadderFileError(f"{path}: {error}") from None
 
 
-def _pools(table: Table, command_timeout: float) -> tuple[PoolSettings, ...]:
+def _pools(table: Table, grace: float) -> tuple[PoolSettings, ...]:
     pools = []
     for item in table.tables("pool"):
         name = item.get("name", str)
@@ -113,7 +110,7 @@ def _pools(table: Table, command_timeout: float) -> tuple[PoolSettings, ...]:
             raise ValueError(f"{item.where}: name must be 1 to 40 letters, digits, '-', '_' "
                              f"and '.', not {name!r}")
         try:
-            pools.append(PoolSettings(name, setup_of(item, command_timeout),
+            pools.append(PoolSettings(name, setup_of(item, grace),
                                       control_of(item)))
         except ValueError as error:
             raise ValueError(f"pool {name}: {error}") from None
@@ -148,7 +145,7 @@ def _anchors(table: Table, pools: tuple[PoolSettings, ...]) -> tuple[AnchorSetti
 def _ladder(reader: Table, path: Path) -> LadderSettings:
     home = path.resolve().parent
     grace = reader.number("grace", 60.0)
-    pools = _pools(reader, max(30.0, grace + COMMAND_TIMEOUT_SPARE))
+    pools = _pools(reader, grace)
     registration = reader.get("registration", str, "open")
     if registration not in REGISTRATION:
         raise ValueError(f"registration must be one of {', '.join(REGISTRATION)}, "
