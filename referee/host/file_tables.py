@@ -93,9 +93,10 @@ def control_of(table: Table) -> TimeControl:
     move_time = table.get("move-time", (int, float))
     if move_time is not None:
         return TimeControl.per_move(float(move_time))
+    values = (table.number("time", 60.0), table.number("increment", 0.0),
+              table.number("byoyomi", 0.0), table.whole("stones", 0))
     try:
-        return TimeControl(table.number("time", 60.0), table.number("increment", 0.0),
-                           table.number("byoyomi", 0.0), table.whole("stones", 0))
+        return TimeControl(*values)
     except ValueError as error:
         raise ValueError(f"time control: {error}") from None
 
