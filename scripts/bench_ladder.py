@@ -34,11 +34,12 @@ In the window it measures:
 * server CPU per move (user + system over the window, per ``genmove`` answered);
 * the clients' CPU (their sum, as a share of one core), to show they left the server room;
 * the server's resident memory, printed every ``--sample`` seconds with its CPU share;
-* the database's growth per game (the file and its ``-wal`` over the window, per game begun).
 
-Afterwards it reads the database (through :class:`~referee.records.database.LadderDatabase`)
-for the games finished and how they ended, and counts the server log's lines that are not a
-finished game.
+Afterwards, with the server stopped, it reads the database (through
+:class:`~referee.records.database.LadderDatabase`): the games finished and how they ended, and
+the file's size per finished game (the write-ahead log is folded in when the server closes it;
+the accounts and the aborted games are in the size too, a small share). It sorts the server
+log's lines (games, connections, the rest) and shows the first of the rest.
 """
 
 from __future__ import annotations
@@ -245,12 +246,6 @@ def resident_mib(pid: int) -> float:
     return 0.0
 
 
-def database_bytes(folder: Path) -> int:
-    """The database file and its write-ahead log."""
-    return sum(path.stat().st_size for path in folder.glob("ladder.db*")
-               if not path.name.endswith("-shm"))
-
-
 def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -325,11 +320,9 @@ def run(participants: int, pools: int, seconds: float, processes: int, think: fl
             time.sleep(WARM_UP)
             server_before = cpu_seconds(server.pid)
             clients_before = sum(cpu_seconds(worker.pid) for worker in workers)
-            bytes_before = database_bytes(folder)
             sample(server.pid, window[0], server_before, window[1], every)
             server_cpu = cpu_seconds(server.pid) - server_before
             clients_cpu = sum(cpu_seconds(worker.pid) for worker in workers) - clients_before
-            growth = database_bytes(folder) - bytes_before
             tallies = [results.get(timeout=120) for _ in workers]
         finally:
             for worker in workers:
@@ -338,11 +331,12 @@ def run(participants: int, pools: int, seconds: float, processes: int, think: fl
                 worker.join(10)
             stop(server)
         log = (folder / "server.log").read_text().splitlines()
-        report(tallies, seconds, server_cpu, clients_cpu, growth,
-               finished_games(folder / "ladder.db", began), log)
+        database = folder / "ladder.db"
+        report(tallies, seconds, server_cpu, clients_cpu, database.stat().st_size,
+               finished_games(database, began), log)
 
 
-def report(tallies: list, seconds: float, server_cpu: float, clients_cpu: float, growth: int,
+def report(tallies: list, seconds: float, server_cpu: float, clients_cpu: float, size: int,
            ended: collections.Counter, log: list[str]) -> None:
     latencies = sorted(value for tally in tallies for value in tally[0])
     moves = sum(tally[1] for tally in tallies)
@@ -359,12 +353,16 @@ def report(tallies: list, seconds: float, server_cpu: float, clients_cpu: float,
         print(f"server CPU: {1000 * server_cpu / moves:.2f} ms a move "
               f"({100 * server_cpu / seconds:.0f} % of a core); clients' CPU: "
               f"{100 * clients_cpu / seconds:.0f} % of a core")
-    if games:
-        print(f"database growth: {growth / games:,.0f} bytes a game ({growth / 2 ** 20:.1f} MiB)")
-    print("games finished since the start, by how they ended: "
-          + ", ".join(f"{count} {how}" for how, count in ended.most_common()))
-    other = [line for line in log if " - " not in line]
-    print(f"server log: {len(log)} lines, {len(other)} not a finished game"
+    finished = sum(ended.values())
+    print(f"games finished since the start: {finished:,} ("
+          + ", ".join(f"{count:,} {how}" for how, count in ended.most_common()) + ")")
+    if finished:
+        print(f"database: {size / 2 ** 20:.1f} MiB, {size / finished:,.0f} bytes a game")
+    connections = [line for line in log if line.endswith(" disconnected")
+                   or " connected from " in line]
+    other = [line for line in log if " - " not in line and line not in connections]
+    print(f"server log: {len(log) - len(connections) - len(other):,} games, "
+          f"{len(connections):,} connections and disconnections, {len(other)} other lines"
           + "".join(f"\n    {line}" for line in other[:5]))
     for error in errors[:5]:
         print(f"client error: {error}")
@@ -378,7 +376,7 @@ def report(tallies: list, seconds: float, server_cpu: float, clients_cpu: float,
               help="The measured window, after the logins and a 5 s warm-up.")
 @click.option("--processes", type=click.IntRange(1), default=2, show_default=True,
               help="Client processes the participants are spread over.")
-@click.option("--think", type=float, default=0.5, show_default=True,
+@click.option("--think", type=float, default=1.0, show_default=True,
               help="Mean seconds a simulated engine takes per move (uniform from 0 to twice).")
 @click.option("--time", "main_time", type=float, default=60.0, show_default=True,
               help="Each side's clock (seconds).")
