@@ -119,10 +119,14 @@ def start_server(service: Path, log: Path) -> tuple[subprocess.Popen, str]:
         server = subprocess.Popen(
             [sys.executable, "-m", "referee", "ladder", "serve", str(service)],
             cwd=service.parent, stdout=subprocess.PIPE, stderr=log_file, text=True)
-    first = server.stdout.readline()
-    if "participants connect to " not in first:
+    try:
+        first = server.stdout.readline()
+        if "participants connect to " not in first:
+            raise click.ClickException(f"the server did not start: "
+                                       f"{first.strip() or log.read_text().strip()}")
+    except BaseException:  # Ctrl-C included
         stop(server)
-        raise click.ClickException(f"the server did not start: {first.strip() or log.read_text()}")
+        raise
     return server, first.split("participants connect to ")[1].split(";")[0]
 
 
