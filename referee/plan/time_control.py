@@ -98,11 +98,6 @@ class TimeControl:
             text += f" then {seconds_text(self.byoyomi)}/{self.stones}"
         return text
 
-    def as_dict(self) -> dict[str, float | int]:
-        """The control as plain data, for ``match.json``."""
-        return {"main": self.main, "increment": self.increment, "byoyomi": self.byoyomi,
-                "stones": self.stones}
-
 
 def describe_clocks(named: Sequence[tuple[str, TimeControl]]) -> str:
     """Whose clock is which, for a header: one control for all, or each engine's.

@@ -25,9 +25,9 @@ from engine.search import Analysis
 
 from ..plan.schedule import ScheduledGame
 from ..records.folder import RESULTS_NAME, GameRows
-from ..records.settings import read_settings
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
+from ..run.settings import read_settings
 from ..stats.summary import Summary, point_of
 from .charts import Sample
 from .folder import append_to_games_list, report_data, walk_rows, write_game, write_page
