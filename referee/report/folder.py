@@ -122,7 +122,7 @@ def starting_time(settings: RunSettings | None, engine: int) -> float | None:
     """The clock engine ``engine`` (1-based) starts a game with: the time of its control
     (``None`` when ``match.json`` does not name it)."""
     engines = settings.engines if settings else ()
-    return engines[engine - 1].control.main if engine <= len(engines) else None
+    return engines[engine - 1].control.time if engine <= len(engines) else None
 
 
 def write_page(out: Path, data: ReportData) -> Path:

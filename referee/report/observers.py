@@ -113,7 +113,7 @@ class LiveView(RunObserver):
         # The start the referee plays from (the runner draws it with the game's seed).
         _, played = setup.start(game.opening, random.Random(game.seed))
         specs = (self.run.engines[game.black], self.run.engines[game.white])
-        clocks = tuple(spec.control.main for spec in specs)
+        clocks = tuple(spec.control.time for spec in specs)
         self.live.start(LiveGame(game.game_no, specs[0].name, specs[1].name, played, clocks))
 
     def move_played(self, game_no: int, ply: int, move: str,

@@ -96,3 +96,16 @@ def test_a_folder_of_the_first_version_resumes_and_reports(tmp_path, capsys):
     error = capsys.readouterr().err
     assert len(error.splitlines()) == 1
     assert "engine 1 time 60 (now 5), engine 2 time 60 (now 5)" in error
+
+
+def test_a_folder_naming_the_clocks_main_time_resumes(tmp_path):
+    """Every version before the time control's one name wrote an engine's ``time`` as
+    ``main``."""
+    out = tmp_path / "out"
+    assert run_cli(*quick_match(out, 2, "--time", "30")) == 0
+    saved = json.loads((out / "match.json").read_text())
+    for engine in saved["engines"]:
+        engine["control"]["main"] = engine["control"].pop("time")
+    (out / "match.json").write_text(json.dumps(saved))
+    assert run_cli(*quick_match(out, 4, "--time", "30")) == 0
+    assert len(rows_written(out)) == 4
