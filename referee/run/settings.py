@@ -26,7 +26,6 @@ from ..plan.adjudication import Adjudication
 from ..plan.setup import DEFAULT_MAX_MOVES, Opening, Setup
 from ..plan.time_control import TimeControl
 from ..play.entrants import EngineSpec
-from ..records.files import as_recorded
 from ..records.folder import SETTINGS_NAME
 from ..records.settings import SettingsMismatch, check_settings, saved_json
 from ..stats.sprt import SprtSettings
@@ -148,7 +147,7 @@ class RunSettings:
             given = replace(self, seed=random.SystemRandom().randrange(1 << 31))
         kept = check_settings(out, given.as_json(), saved.as_json() if saved else None,
                               setting)
-        return RunSettings.from_json(as_recorded(kept))
+        return RunSettings.from_json(kept)
 
 
 def read_settings(out: Path) -> RunSettings | None:
