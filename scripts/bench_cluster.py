@@ -68,7 +68,7 @@ def timed_run(game: str, games: int, out: Path, concurrency: int = 1,
               cluster: str | None = None) -> Timer:
     """One match of ``games`` games between the instant engines, timed."""
     setup = Setup(game)
-    hour = TimeControl(main=3600)
+    hour = TimeControl(time=3600)
     engines = (EngineSpec(INSTANT_ENGINE, "first", control=hour),
                EngineSpec(INSTANT_ENGINE, "second", control=hour))
     settings = MatchSettings(setup, engines, games, out, seed=1, concurrency=concurrency,

@@ -74,11 +74,11 @@ def default_out(game: str) -> Path:
     return path
 
 
-def clock_options(main_time: float) -> Callable[[Any], Any]:
-    """The clock flags (``--time`` with the default ``main_time``, ``--increment``,
+def clock_options(time: float) -> Callable[[Any], Any]:
+    """The clock flags (``--time`` with the default ``time``, ``--increment``,
     ``--byoyomi``, ``--stones``, ``--move-time``), as one decorator for ``match`` and ``play``."""
     options = [
-        click.option("--time", "main_time", type=DecimalRange(0), default=main_time,
+        click.option("--time", type=DecimalRange(0), default=time,
                      show_default=True, help="Each side's main time for a game, in seconds."),
         click.option("--increment", type=DecimalRange(0), default=0.0, show_default=True,
                      help="Seconds added to a side's clock after each of its moves in main "
@@ -136,7 +136,7 @@ def cli() -> None:
               show_default=True, help="Order in which the book's openings are used.")
 @click.option("--opening-start", type=WholeRange(1), default=1, show_default=True,
               metavar="K", help="The book's opening (1-based) that the first pair plays.")
-@clock_options(main_time=60.0)
+@clock_options(time=60.0)
 @click.option("--tc", default=None, metavar="SECONDS[+INC]",
               help="The time control as cutechess and fastchess write it (10+0.1, 1:30+1): "
                    "--time and --increment in one.")
@@ -179,7 +179,7 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
         raise click.UsageError("Missing option '--game'.")
     size = parse_size(values["boardsize"]) if values["boardsize"] else None
     commands = check_engines(values["engines"])
-    timing = {"time": values["main_time"], "increment": values["increment"],
+    timing = {"time": values["time"], "increment": values["increment"],
               "byoyomi": values["byoyomi"], "stones": values["stones"],
               "move_time": values["move_time"]}
     if values["tc"] is not None:
@@ -221,7 +221,7 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option (repeatable).")
 @click.option("--boardsize", metavar="N|COLSxROWS", help="Board size, for games that vary it.")
-@clock_options(main_time=600.0)
+@clock_options(time=600.0)
 @click.option("--max-moves", type=WholeRange(1), default=DEFAULT_MAX_MOVES, show_default=True,
               help="Plies after which a game is a draw (termination move_limit).")
 @click.option("--name", default=HUMAN, show_default=True, help="Your name in the records.")
@@ -235,12 +235,12 @@ def match(ctx: click.Context, config: Path | None, **values: Any) -> int:
 @click.option("--redraw", type=DecimalRange(0.1, MAX_REDRAW), default=REDRAW, show_default=True,
               metavar="SECONDS", help="The page redraws at least this often.")
 def play(game: str, engine: str, colour: str, options: tuple[str, ...], boardsize: str | None,
-         main_time: float, increment: float, byoyomi: float, stones: int,
+         time: float, increment: float, byoyomi: float, stones: int,
          move_time: float | None, max_moves: int, name: str, out: Path | None, port: int,
          no_browser: bool, away: float, redraw: float) -> int:
     """Play an engine yourself in the browser, refereed and recorded like any game."""
     check_engines((HUMAN, engine))
-    control = time_control(main_time, increment, byoyomi, stones, move_time)
+    control = time_control(time, increment, byoyomi, stones, move_time)
     setup = build_setup(game, parse_options(options), parse_size(boardsize) if boardsize else None,
                         max_moves=max_moves)
     person, machine = EngineSpec(HUMAN, name, control=control), EngineSpec(engine, "",
@@ -271,7 +271,7 @@ def _games(games: int | None, rounds: int | None, pairs: bool) -> tuple[int, boo
 
 def _clock_flags(ctx: click.Context) -> list[str]:
     """The clock flags other than ``--tc`` given in ``ctx`` (not left at their defaults)."""
-    flags = {"main_time": "--time", "increment": "--increment", "byoyomi": "--byoyomi",
+    flags = {"time": "--time", "increment": "--increment", "byoyomi": "--byoyomi",
              "stones": "--stones", "move_time": "--move-time"}
     return [flag for name, flag in flags.items()
             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]

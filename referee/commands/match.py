@@ -15,21 +15,18 @@ raised as :class:`click.UsageError` (status 2, one line).
 
 from __future__ import annotations
 
-import hashlib
 import os
-import random
 import shlex
 import signal
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import click
 
 from ..inbound import printable
-from ..plan.adjudication import Adjudication
 from ..plan.schedule import plan
 from ..plan.setup import Opening, Setup
 from ..plan.time_control import describe_clocks
@@ -45,13 +42,14 @@ from ..play.entrants import (
 from ..play.human import HUMAN
 from ..records.files import FolderRefused, WriteFailed
 from ..records.folder import RESULTS_NAME, FolderBusy, ResultsFile, lock_folder
-from ..records.settings import SettingsMismatch, check_settings, saved_settings
+from ..records.settings import SettingsMismatch
 from ..report.observers import ReportWriter
 from ..run.executor import Executor, ExecutorError, ThreadExecutor, local_workers
 from ..run.observer import Observers, Run, RunObserver
 from ..run.records import FolderRecords
 from ..play.seats import LocalSeating
 from ..run.runner import Runner
+from ..run.settings import Book, RunSettings
 from ..stats import SprtSettings
 from ..text import one_line
 from .progress import Progress, ProgressBar
@@ -86,27 +84,12 @@ class MatchSettings:
         """Whether games are played in pairs (``--pairs``, or implied by an opening book)."""
         return self.pairs or bool(self.book)
 
-    def saved(self) -> dict[str, Any]:
-        """What ``match.json`` keeps: every setting the plan, the games and the figures
-        depend on (``--games`` is left out, so a run can be extended). The SPRT and the anchor
-        are kept like the seed: a resume without them uses the saved ones."""
-        setup = self.setup
-        book = None
-        if self.book:
-            texts = "\n".join(opening.text() for opening in self.book)
-            book = {"digest": hashlib.sha256(texts.encode()).hexdigest()[:16],
-                    "openings": len(self.book), "plies": self.opening_plies,
-                    "order": self.opening_order, "start": self.opening_start}
-        return {"game": setup.game, "options": dict(setup.options),
-                "size": list(setup.size) if setup.size else None,
-                "engines": [spec.as_dict() for spec in self.engines],
-                "time_margin": setup.time_margin, "max_moves": setup.max_moves,
-                "adjudication": setup.adjudication.saved(),
-                "gauntlet": self.gauntlet, "pairs": self.paired, "book": book,
-                "sprt": asdict(self.sprt) if self.sprt else None,
-                "anchor": ({"name": self.anchor[0], "elo": self.anchor[1]} if self.anchor
-                           else None),
-                "seed": self.seed}
+    def run_settings(self) -> RunSettings:
+        """What ``match.json`` keeps of this match."""
+        book = (Book.of(self.book, self.opening_plies, self.opening_order, self.opening_start)
+                if self.book else None)
+        return RunSettings(self.setup, self.engines, self.gauntlet, self.paired, book,
+                           self.sprt, self.anchor, self.seed)
 
 
 def check_programs(engines: Sequence[EngineSpec]) -> None:
@@ -118,7 +101,7 @@ def check_programs(engines: Sequence[EngineSpec]) -> None:
                                    f"{why}")
 
 
-def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
+def name_engines(engines: Sequence[EngineSpec], saved: Sequence[EngineSpec],
                  timeout: float) -> tuple[EngineSpec, ...]:
     """The engines, each given a display name: its own ``name`` setting; else, resuming, the
     name the folder's settings (``saved``) gave the same command at the same place; else what
@@ -131,9 +114,8 @@ def name_engines(engines: Sequence[EngineSpec], saved: Sequence[Any],
 
     def asked(index: int, spec: EngineSpec) -> tuple[str, str] | str:
         earlier = saved[index] if index < len(saved) else None
-        if isinstance(earlier, dict) and earlier.get("command") == spec.command \
-                and earlier.get("name"):
-            return str(earlier["name"])
+        if earlier is not None and earlier.command == spec.command and earlier.name:
+            return earlier.name
         return own_name(spec, timeout) or (program_name(spec.command), "")
 
     unnamed = [index for index, spec in enumerate(engines) if not spec.name]
@@ -228,24 +210,21 @@ def run_match(settings: MatchSettings, observers: Sequence[RunObserver] = (),
         raise click.UsageError(f"{settings.out}: {error.strerror or error}") from None
     try:
         try:
-            earlier = saved_settings(settings.out) or {}
+            earlier = RunSettings.read(settings.out)
             settings = replace(settings, engines=name_engines(
-                settings.engines, earlier.get("engines") or [], settings.setup.command_timeout))
+                settings.engines, earlier.engines if earlier else (),
+                settings.setup.command_timeout))
             names = [spec.name for spec in settings.engines]
             if settings.anchor is not None and settings.anchor[0] not in names:
                 raise click.UsageError(f"--anchor {settings.anchor[0]!r} is not an engine's "
                                        f"name (names: {', '.join(names)})")
-            saved = check_settings(settings.out, settings.saved(),
-                                   {"seed": random.SystemRandom().randrange(1 << 31)})
+            saved = settings.run_settings().checked(settings.out)
         except SettingsMismatch as error:
             raise click.UsageError(one_line(str(error), 600)) from None
         settings = replace(
-            settings, setup=replace(settings.setup, adjudication=Adjudication(
-                **saved["adjudication"]) if saved.get("adjudication") else Adjudication()),
-            sprt=SprtSettings(**saved["sprt"]) if saved.get("sprt") else None,
-            anchor=(saved["anchor"]["name"], saved["anchor"]["elo"]) if saved.get("anchor")
-            else None)
-        return _play(settings, planned_with(saved["seed"]), saved["seed"], observers, starter)
+            settings, setup=replace(settings.setup, adjudication=saved.setup.adjudication),
+            sprt=saved.sprt, anchor=saved.anchor)
+        return _play(settings, planned_with(saved.seed), saved.seed, observers, starter)
     except WriteFailed as error:
         click.echo(f"{PROGRAM}: error: {error}", err=True)
         return 1

@@ -13,16 +13,16 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import click
 
 from ..records.folder import RESULTS_NAME, SETTINGS_NAME, engine_names, read_rows, scan_results
-from ..records.settings import SettingsMismatch, saved_settings
+from ..records.settings import SettingsMismatch
 from ..records.results import GameResult
+from ..run.settings import RunSettings
 from ..stats.output import format_summary
-from ..stats.ratings import run_anchor
-from ..stats.sprt import SprtError, run_sprt
+from ..stats.sprt import SprtError
 from ..stats.summary import summarize
 from ..text import parse_anchor
 from .arguments import parse_sprt
@@ -35,7 +35,7 @@ class RecordedRun:
 
     folder: Path
     names: list[str]
-    settings: dict[str, Any]
+    settings: RunSettings | None
     results: list[GameResult]
 
 
@@ -47,7 +47,7 @@ def read_run(folder: Path) -> RecordedRun:
     if not results_path.is_file():
         raise click.UsageError(f"{folder}: no {RESULTS_NAME} (not an output folder of match)")
     try:
-        settings = saved_settings(folder) or {}
+        settings = RunSettings.read(folder)
     except SettingsMismatch as error:
         raise click.UsageError(str(error)) from None
     scan = scan_results(results_path)
@@ -56,7 +56,7 @@ def read_run(folder: Path) -> RecordedRun:
         click.echo(f"{PROGRAM}: {results_path}: line(s) {lines} hold no game's result; they are "
                    f"left out", err=True)
     results = [GameResult.from_row(row) for row in read_rows(results_path, scan)]
-    names = engine_names(settings, read_rows(results_path, scan))
+    names = engine_names(settings.names if settings else (), read_rows(results_path, scan))
     if len(names) < 2:
         raise click.UsageError(f"{folder}: neither {SETTINGS_NAME} nor {RESULTS_NAME} names the "
                                f"engines (no games finished yet?)")
@@ -100,12 +100,13 @@ def stats_command(folders: tuple[Path, ...], as_json: bool, sprt_words: str | No
     runs = [read_run(folder) for folder in folders]
     names, results = merge(runs)
     try:
-        sprt = parse_sprt([sprt_words]) if sprt_words else run_sprt(runs[0].settings)
-        anchored = parse_anchor(anchor) if anchor else run_anchor(runs[0].settings)
+        saved = runs[0].settings
+        sprt = parse_sprt([sprt_words]) if sprt_words else saved.sprt if saved else None
+        anchored = parse_anchor(anchor) if anchor else saved.anchor if saved else None
         summary = summarize(results, names, sprt, anchored)
     except (SprtError, ValueError) as error:
         raise click.UsageError(str(error)) from None
     if as_json:
         click.echo(json.dumps(summary.as_json(), indent=2, allow_nan=False))
     else:
-        click.echo(format_summary(summary, runs[0].settings.get("gauntlet") or 0))
+        click.echo(format_summary(summary, saved.gauntlet if saved else 0))

@@ -9,16 +9,14 @@ live report (:mod:`referee.report`) of that folder, served read-only.
 
 from __future__ import annotations
 
-import random
 from typing import Callable, Sequence
 
 from ..plan.ladder import Ladder
 from ..plan.schedule import ScheduledGame, plan
-from ..play.entrants import EngineSpec
 from ..play.remote import RemoteSeating
 from ..records.files import FolderRefused
 from ..records.folder import RESULTS_NAME, FolderBusy, ResultsFile, lock_folder
-from ..records.settings import SettingsMismatch, check_settings
+from ..records.settings import SettingsMismatch
 from ..report.live import LiveGames
 from ..report.observers import LiveView, ReportWriter
 from ..run.executor import ThreadExecutor
@@ -69,6 +67,7 @@ class Event:
 
     def start(self) -> None:
         settings = self.settings
+        given = settings.run_settings()
         if settings.listen.certificate is not None:
             try:
                 self.tls = ServerTls(settings.listen.certificate, settings.listen.key, self.log)
@@ -76,13 +75,11 @@ class Event:
                 raise EventError(str(error)) from None
         try:
             self._lock = lock_folder(settings.out, OUT_SETTING)
-            saved = check_settings(settings.out, settings.saved(),
-                                   {"seed": random.SystemRandom().randrange(1 << 31)}, OUT_SETTING)
+            seed = given.checked(settings.out, OUT_SETTING).seed
         except (FolderBusy, FolderRefused, SettingsMismatch) as error:
             raise EventError(str(error)) from None
         except OSError as error:
             raise EventError(f"{settings.out}: {error.strerror or error}") from None
-        seed = saved["seed"]
         self._results = ResultsFile(settings.out / RESULTS_NAME)
         roster = Roster(settings.entrants, settings.grace, settings.lag)
         ladder = None
@@ -99,10 +96,8 @@ class Event:
                                gauntlet=settings.gauntlet, paired=settings.pairs)
             except ValueError as error:
                 raise EventError(str(error)) from None
-        engines = tuple(EngineSpec("remote", name, control=settings.control)
-                        for name in settings.names)
-        run = Run(settings.setup, engines, planned, settings.out, seed, anchor=settings.anchor,
-                  gauntlet=settings.gauntlet)
+        run = Run(settings.setup, given.engines, planned, settings.out, seed,
+                  anchor=settings.anchor, gauntlet=settings.gauntlet)
         live = LiveGames()
         observers: list[RunObserver] = [*self.observers, ReportWriter(), LiveView(live)]
         host, port = settings.spectators

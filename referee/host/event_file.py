@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..plan.setup import Setup
 from ..plan.time_control import TimeControl
+from ..play.entrants import EngineSpec
 from ..play.lag import LagPolicy
 from ..records.config import ConfigError, read_config
+from ..run.settings import EventName, RunSettings
 from .door import DoorPolicy
 from .file_tables import Listen, Table, control_of, door_of, lag_of, listen_of, setup_of
 from .roster import Entrant, token_digest
@@ -70,20 +71,14 @@ class EventSettings:
     def names(self) -> list[str]:
         return [entrant.name for entrant in self.entrants]
 
-    def saved(self) -> dict[str, Any]:
-        """What ``match.json`` keeps: what the plan, the games and the figures depend on, as a
-        match keeps it (so that ``stats`` and ``report`` read an event's folder as any other),
-        and the event's own settings."""
-        setup = self.setup
-        return {"game": setup.game, "options": dict(setup.options),
-                "size": list(setup.size) if setup.size else None,
-                "engines": [{"command": "remote", "name": name, "dir": None, "init": [],
-                             "control": self.control.as_dict()} for name in self.names],
-                "time_margin": setup.time_margin, "max_moves": setup.max_moves,
-                "gauntlet": self.gauntlet, "pairs": self.pairs, "book": None, "sprt": None,
-                "anchor": ({"name": self.anchor[0], "elo": self.anchor[1]} if self.anchor
-                           else None),
-                "seed": self.seed, "event": {"name": self.name, "format": self.format}}
+    def run_settings(self) -> RunSettings:
+        """What ``match.json`` keeps: what a match keeps (so that ``stats`` and ``report`` read
+        an event's folder as any other), its engines the remote participants, and the event's
+        name and format."""
+        engines = tuple(EngineSpec("remote", name, control=self.control) for name in self.names)
+        return RunSettings(self.setup, engines, self.gauntlet, self.pairs, sprt=None,
+                           anchor=self.anchor, seed=self.seed,
+                           event=EventName(self.name, self.format))
 
 
 def read_event(path: Path) -> EventSettings:

@@ -58,7 +58,8 @@ from ..report import ladder_html as html
 from ..report.live import LiveGames
 from ..report.replay import replay
 from .http_gate import Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, plain_text
-from .ladder_alltime import AllTimeRatings, AllTimeTable
+from ..stats.alltime import AllTimeTable
+from .ladder_alltime import AllTimeRatings
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8090

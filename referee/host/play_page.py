@@ -163,7 +163,7 @@ class SeatObserver(RunObserver):
         person = next((colour for colour, spec in enumerate(specs) if spec.command == HUMAN),
                       None)
         self.seat.game_started(game.game_no, (specs[0].name, specs[1].name),
-                               (controls[0].main, controls[1].main), person)
+                               (controls[0].time, controls[1].time), person)
 
     def move_played(self, game_no: int, ply: int, move: str,
                     clocks: tuple[float, float]) -> None:

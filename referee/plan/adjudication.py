@@ -6,13 +6,11 @@ Every rule is off by default. The rules themselves are applied by
 
 >>> Adjudication().active, Adjudication(draw_plies=8).active
 (False, True)
->>> Adjudication(exact="decisive", resign_plies=3).saved()["exact"]
-'decisive'
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 EXACT_MODES = ("all", "decisive")
 RESIGN_SIDES = ("both", "one")
@@ -65,13 +63,3 @@ class Adjudication:
     def active(self) -> bool:
         """Whether any rule is on."""
         return bool(self.exact or self.resign_plies or self.draw_plies)
-
-    def saved(self) -> dict | None:
-        """The settings as ``match.json`` keeps them (``None`` when no rule is on);
-        ``exact_wait`` only when set, so that a folder written before it existed resumes."""
-        if not self.active:
-            return None
-        saved = asdict(self)
-        if not self.exact_wait:
-            del saved["exact_wait"]
-        return saved

@@ -35,17 +35,17 @@ def seconds_text(seconds: float) -> str:
 class TimeControl:
     """A side's time control; see the module docstring. All times in seconds."""
 
-    main: float = 60.0
+    time: float = 60.0
     increment: float = 0.0
     byoyomi: float = 0.0
     stones: int = 0
 
     def __post_init__(self) -> None:
-        if min(self.main, self.increment, self.byoyomi) < 0 or self.stones < 0:
+        if min(self.time, self.increment, self.byoyomi) < 0 or self.stones < 0:
             raise ValueError("times and stones cannot be negative")
         if (self.byoyomi > 0) != (self.stones > 0):
             raise ValueError("byo-yomi needs both its seconds and its stones")
-        if self.main == 0 and self.byoyomi == 0:
+        if self.time == 0 and self.byoyomi == 0:
             raise ValueError("a time control needs main time or byo-yomi")
 
     @classmethod
@@ -55,7 +55,7 @@ class TimeControl:
         >>> TimeControl.per_move(2).settings()
         'time_settings 0 2 1'
         """
-        return cls(main=0.0, byoyomi=seconds, stones=1)
+        return cls(time=0.0, byoyomi=seconds, stones=1)
 
     def settings(self) -> str:
         """The ``time_settings`` command announcing this control (without the increment).
@@ -63,7 +63,7 @@ class TimeControl:
         >>> TimeControl(30, 0.5).settings(), TimeControl(60, 0, 10, 5).settings()
         ('time_settings 30 0 0', 'time_settings 60 10 5')
         """
-        return (f"time_settings {seconds_text(self.main)} {seconds_text(self.byoyomi)} "
+        return (f"time_settings {seconds_text(self.time)} {seconds_text(self.byoyomi)} "
                 f"{self.stones}")
 
     def increment_settings(self) -> str | None:
@@ -78,7 +78,7 @@ class TimeControl:
         """
         if not self.increment or self.byoyomi:
             return None
-        return (f"{INCREMENT_COMMAND} fischer {seconds_text(self.main)} "
+        return (f"{INCREMENT_COMMAND} fischer {seconds_text(self.time)} "
                 f"{seconds_text(self.increment)}")
 
     def describe(self) -> str:
@@ -89,19 +89,14 @@ class TimeControl:
         >>> TimeControl.per_move(2).describe(), TimeControl(60).describe()
         ('2/move', '60')
         """
-        if self.main == 0 and self.stones == 1:
+        if self.time == 0 and self.stones == 1:
             return f"{seconds_text(self.byoyomi)}/move"
-        text = seconds_text(self.main)
+        text = seconds_text(self.time)
         if self.increment:
             text += f"+{seconds_text(self.increment)}"
         if self.stones:
             text += f" then {seconds_text(self.byoyomi)}/{self.stones}"
         return text
-
-    def as_dict(self) -> dict[str, float | int]:
-        """The control as plain data, for ``match.json``."""
-        return {"main": self.main, "increment": self.increment, "byoyomi": self.byoyomi,
-                "stones": self.stones}
 
 
 def describe_clocks(named: Sequence[tuple[str, TimeControl]]) -> str:

@@ -11,7 +11,7 @@ game; a byo-yomi period starts afresh after its last stone, overrun or not.
 ``time_left``...): it runs the clock down like thinking time, but earns no increment and plays
 no stone.
 
->>> clock = Clock(TimeControl(main=10, byoyomi=5, stones=2))
+>>> clock = Clock(TimeControl(time=10, byoyomi=5, stones=2))
 >>> clock.charge(9), clock.time_left()
 (True, (1.0, 0))
 >>> clock.charge(3), clock.time_left()        # main time gone, 2 s into the period; 1 stone left
@@ -34,8 +34,8 @@ class Clock:
         self.control = control
         self.margin = margin
         self.lowest: float | None = None  # least time left at the end of a move (before refills)
-        if control.main > 0:
-            self.left, self.stones = float(control.main), 0
+        if control.time > 0:
+            self.left, self.stones = float(control.time), 0
         else:
             self.left, self.stones = float(control.byoyomi), control.stones
 
@@ -78,7 +78,7 @@ class Clock:
         """Book ``seconds`` taken between moves; false when they ran the clock out (the side
         loses). Main time that runs out continues into a fresh period, as a move's would.
 
-        >>> clock = Clock(TimeControl(main=1, increment=1))
+        >>> clock = Clock(TimeControl(time=1, increment=1))
         >>> clock.charge_between(0.25), clock.time_left()
         (True, (0.75, 0))
         >>> clock.charge_between(1)

@@ -48,14 +48,6 @@ class EngineSpec:
             words[0] = os.path.join(self.cwd, words[0])
         return words
 
-    def as_dict(self) -> dict[str, object]:
-        """The spec as plain data, for ``match.json``."""
-        limits = {key: value for key, value in (("memory", self.memory), ("cpus", self.cpus))
-                  if value is not None}  # only when set: older folders have no such keys
-        return {"command": self.command, "name": self.name, "dir": self.cwd,
-                "init": list(self.init),
-                "control": self.control.as_dict(), **limits}
-
 
 class EngineSetupError(Exception):
     """An engine refused one of its start-up commands: the run's configuration is wrong."""

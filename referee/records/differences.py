@@ -5,10 +5,10 @@ refusal names every setting that differs, down to the one value, in the words of
 line: ``engine 2 time 3 (now 5)``, not the two engines' whole dicts; an event's, in those of
 its event file (:data:`EVENT_LABELS`: ``participant 2 time 3 (now 5)``).
 
->>> saved = {"game": "loa", "engines": [{"name": "a", "control": {"main": 3.0}},
-...                                     {"name": "b", "control": {"main": 3.0}}]}
->>> given = {"game": "loa", "engines": [{"name": "a", "control": {"main": 3.0}},
-...                                     {"name": "b", "control": {"main": 5.0}}]}
+>>> saved = {"game": "loa", "engines": [{"name": "a", "control": {"time": 3.0}},
+...                                     {"name": "b", "control": {"time": 3.0}}]}
+>>> given = {"game": "loa", "engines": [{"name": "a", "control": {"time": 3.0}},
+...                                     {"name": "b", "control": {"time": 5.0}}]}
 >>> describe_differences(saved, given)
 'engine 2 time 3 (now 5)'
 """
@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, Mapping
 
-# How a saved key reads on the command line, where the two differ.
-LABELS = {"main": "time"}
+# How a saved key reads on the command line: as itself, ``_`` read as ``-``.
+LABELS: dict[str, str] = {}
 # How it reads in an event file: its engines are participants, its options its keys.
 # (the event's own table is its top-level keys: ``name``, ``format``).
-EVENT_LABELS = {**LABELS, "engines": "participants", "size": "boardsize", "event": ""}
+EVENT_LABELS = {"engines": "participants", "size": "boardsize", "event": ""}
 # The most differences one refusal names (the others are counted), and the longest value shown.
 MOST_NAMED = 5
 LONGEST_VALUE = 40

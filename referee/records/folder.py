@@ -258,19 +258,13 @@ class GameRows:
         return read_rows(self.path)
 
 
-def engine_names(settings: dict[str, Any], rows: Iterable[dict[str, Any]]) -> list[str]:
-    """The engines' display names by index: from ``match.json`` (a list of engine objects
-    with ``name``, or of command lines, numbered when one repeats), else from the rows (walked
-    only then)."""
-    engines = settings.get("engines")
-    if isinstance(engines, list) and engines:
-        if all(isinstance(engine, dict) for engine in engines):
-            return [str(engine.get("name") or engine.get("command")) for engine in engines]
-        commands = [str(engine) for engine in engines]
-        return [command if commands.count(command) == 1 else f"{command} #{index}"
-                for index, command in enumerate(commands, 1)]
-    named: dict[int, str] = {}
+def engine_names(named: Sequence[str], rows: Iterable[dict[str, Any]]) -> list[str]:
+    """The engines' display names by index: ``named`` (those ``match.json`` gives) when there
+    are any, else from the rows (walked only then)."""
+    if named:
+        return list(named)
+    found: dict[int, str] = {}
     for row in rows:
-        named[row["black_index"]] = row["black"]
-        named[row["white_index"]] = row["white"]
-    return [named.get(index, f"engine {index}") for index in range(1, max(named, default=0) + 1)]
+        found[row["black_index"]] = row["black"]
+        found[row["white_index"]] = row["white"]
+    return [found.get(index, f"engine {index}") for index in range(1, max(found, default=0) + 1)]

@@ -14,11 +14,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from ..records.files import WriteFailed, encoded, write_atomic
 from ..records.folder import REPORT_NAME, RESULTS_NAME, GameRows, engine_names, sgf_path
 from ..records.game_sgf import recorded_clock
-from ..records.settings import read_settings
 from ..records.results import GameResult
+from ..run.settings import RunSettings, read_settings
 from ..stats import Tally, history, summary_of
-from ..stats.ratings import run_anchor
-from ..stats.sprt import run_sprt
 from .charts import Sample
 from .page import (GAMES_FILE, REPLAYS_FORMAT_FILE, ReportData, game_file, game_script,
                    games_line, render)
@@ -43,8 +41,8 @@ def report_data(out: Path, rows: Iterable[Mapping[str, Any]] | None = None,
     settings = read_settings(out)
     if rows is None:
         rows = GameRows(out / RESULTS_NAME)
-    names = engine_names(settings, rows)
-    sprt = run_sprt(settings)
+    names = engine_names(settings.names if settings else (), rows)
+    sprt = settings.sprt if settings else None
     tally, sample = Tally(len(names)), Sample()
 
     def results() -> Iterator[GameResult]:
@@ -55,7 +53,8 @@ def report_data(out: Path, rows: Iterable[Mapping[str, Any]] | None = None,
 
     sample.extend(history(results(), names, sprt, tally))
     return ReportData(settings, names,
-                      summary_of(tally, names, sprt=sprt, anchor=run_anchor(settings)),
+                      summary_of(tally, names, sprt=sprt,
+                                 anchor=settings.anchor if settings else None),
                       sample.points(), planned)
 
 
@@ -100,7 +99,7 @@ def append_to_games_list(out: Path, row: Mapping[str, Any]) -> None:
         raise WriteFailed(path, error) from None
 
 
-def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any],
+def write_game(out: Path, row: Mapping[str, Any], settings: RunSettings | None,
                clocks: Sequence[float | None] | None = None) -> Path:
     """Write the replay data of one finished game; returns its path. ``clocks`` (the mover's
     time left after each move) as the game just played gave them; without them, as its SGF
@@ -113,26 +112,17 @@ def write_game(out: Path, row: Mapping[str, Any], settings: Mapping[str, Any],
         except OSError:
             clocks = []
     path = out / game_file(row["game_no"])
-    start = (main_time(settings, row["black_index"]), main_time(settings, row["white_index"]))
+    start = (starting_time(settings, row["black_index"]),
+             starting_time(settings, row["white_index"]))
     write_page_file(path, game_script(replay(row, clocks, start)))
     return path
 
 
-def main_time(settings: Mapping[str, Any], engine: int) -> float | None:
-    """The clock engine ``engine`` (1-based) starts a game with: the main time of its own
-    time control, else of the run's (``None`` when ``match.json`` does not say).
-
-    >>> settings = {"control": {"main": 60},
-    ...             "engines": [{"control": None}, {"control": {"main": 5}}]}
-    >>> main_time(settings, 1), main_time(settings, 2), main_time({"time": 30}, 1)
-    (60, 5, 30)
-    """
-    engines = settings.get("engines") or []
-    own = engines[engine - 1] if engine <= len(engines) else None
-    control = (own.get("control") if isinstance(own, Mapping) else None) or settings.get("control")
-    if isinstance(control, Mapping):
-        return control.get("main")
-    return settings.get("time")
+def starting_time(settings: RunSettings | None, engine: int) -> float | None:
+    """The clock engine ``engine`` (1-based) starts a game with: the time of its control
+    (``None`` when ``match.json`` does not name it)."""
+    engines = settings.engines if settings else ()
+    return engines[engine - 1].control.time if engine <= len(engines) else None
 
 
 def write_page(out: Path, data: ReportData) -> Path:

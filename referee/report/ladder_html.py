@@ -26,7 +26,7 @@ from .charts import line_chart
 from .page import _static, table, viewer
 
 if TYPE_CHECKING:
-    from ..host.ladder_alltime import AllTimeTable
+    from ..stats.alltime import AllTimeTable
 
 CHART_POINTS = 500  # the most points of a rating chart (a long history is thinned evenly)
 LADDER_CSS = """

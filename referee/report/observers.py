@@ -25,9 +25,9 @@ from engine.search import Analysis
 
 from ..plan.schedule import ScheduledGame
 from ..records.folder import RESULTS_NAME, GameRows
-from ..records.settings import read_settings
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
+from ..run.settings import read_settings
 from ..stats.summary import Summary, point_of
 from .charts import Sample
 from .folder import append_to_games_list, report_data, walk_rows, write_game, write_page
@@ -113,7 +113,7 @@ class LiveView(RunObserver):
         # The start the referee plays from (the runner draws it with the game's seed).
         _, played = setup.start(game.opening, random.Random(game.seed))
         specs = (self.run.engines[game.black], self.run.engines[game.white])
-        clocks = tuple(spec.control.main for spec in specs)
+        clocks = tuple(spec.control.time for spec in specs)
         self.live.start(LiveGame(game.game_no, specs[0].name, specs[1].name, played, clocks))
 
     def move_played(self, game_no: int, ply: int, move: str,

@@ -19,8 +19,9 @@ from html import escape
 from importlib import resources
 from typing import Any, Mapping, Sequence
 
-from ..plan.time_control import TimeControl, describe_clocks
+from ..plan.time_control import describe_clocks
 from ..records.folder import ASSETS_DIR
+from ..run.settings import RunSettings
 from ..stats.figures import UNDEFINED, estimate_text, from_json, interval_text
 from ..stats.figures import text as figure_text
 from ..stats.output import crosstable_cells, verdict_text
@@ -34,7 +35,7 @@ class ReportData:
     summary and the figures after each game (a sample of them: the charts), and the number of
     games planned when known. The games themselves are listed in ``report-assets/games.js``."""
 
-    settings: Mapping[str, Any]
+    settings: RunSettings | None
     names: Sequence[str]
     summary: Summary | None = None
     history: Sequence[Mapping[str, Any]] = ()
@@ -271,33 +272,16 @@ def _script_call(function: str, value: Any) -> str:
     return f"OlympiadReport.{function}({safe});\n"
 
 
-def describe(settings: Mapping[str, Any], finished: int, names: Sequence[str],
+def describe(settings: RunSettings | None, finished: int, names: Sequence[str],
              planned: int | None) -> tuple[str, str]:
     """The page's title and the line under it (game, engines, clock, games done)."""
-    game = settings.get("game") or "game"
+    game = settings.setup.game if settings and settings.setup.game else "game"
     title = f"{game}: " + " vs ".join(names) if len(names) == 2 else \
         f"{game}: {len(names)} engines"
     done = f"{finished} of {planned}" if planned else f"{finished}"
-    clocks = settings_clocks(settings)
+    clocks = describe_clocks([(spec.name, spec.control) for spec in settings.engines]) \
+        if settings and settings.engines else ""
     return title, f"{done} games finished" + (f" · {clocks} (seconds)" if clocks else "")
-
-
-def settings_clocks(settings: Mapping[str, Any]) -> str:
-    """Whose clock is which, from ``match.json``'s engines; empty when it does not say.
-
-    >>> settings_clocks({"engines": [{"name": "a", "control": {"main": 60, "increment": 1}},
-    ...                              {"name": "b", "control": {"main": 30}}]})
-    'time a 60+1, b 30'
-    """
-    named = []
-    for engine in settings.get("engines") or []:
-        if not isinstance(engine, Mapping) or not isinstance(engine.get("control"), Mapping):
-            return ""  # a folder of an older version: engines were command lines
-        try:
-            named.append((str(engine.get("name")), TimeControl(**engine["control"])))
-        except (TypeError, ValueError):
-            return ""
-    return describe_clocks(named) if named else ""
 
 
 def viewer(back_href: str = "#", back_text: str = "summary") -> str:

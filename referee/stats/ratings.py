@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from .elo import Z_95
 
@@ -216,8 +216,3 @@ def _diagonal_without(matrix: list[list[float]], index: int) -> list[float]:
         diagonal[i] = reduced[position]
     return diagonal
 
-
-def run_anchor(settings: dict[str, Any]) -> tuple[str, float] | None:
-    """The anchor saved in ``match.json`` (``{"name", "elo"}``); ``None`` when there is none."""
-    saved = settings.get("anchor")
-    return (str(saved["name"]), float(saved["elo"])) if saved else None

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from .elo import NELO_SCALE, elo_to_score
 
@@ -196,12 +196,3 @@ def _iterate_t_value(scores: Sequence[float], observed: Sequence[float], t: floa
             return current
     return None
 
-
-def run_sprt(settings: dict[str, Any]) -> SprtSettings | None:
-    """The SPRT saved in ``match.json`` (an object with elo0, elo1, ...); ``None`` when the
-    run had none."""
-    saved = settings.get("sprt")
-    if not saved:
-        return None
-    keys = ("elo0", "elo1", "alpha", "beta", "model")
-    return SprtSettings(**{key: saved[key] for key in keys if key in saved})

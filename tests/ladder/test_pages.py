@@ -13,7 +13,8 @@ import time
 import pytest
 
 from engine import find_game
-from referee.host.ladder_alltime import AllTimeRatings, FitStopped, fit_apart, fit_pool
+from referee.host.ladder_alltime import AllTimeRatings, FitStopped, fit_apart
+from referee.stats.alltime import fit_pool
 from referee.host.ladder_pages import LadderPages
 from referee.records.database import LadderDatabase, PairResult
 from referee.records.sgf import read_collection

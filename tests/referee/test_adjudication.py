@@ -24,6 +24,7 @@ from referee.play import adjudication
 from referee.play.adjudication import Adjudicator, prove
 from referee.play.channel import EngineChannel, InProcessChannel
 from referee.play.game import play_game
+from referee.run.settings import RunSettings
 
 from ..results import rows_written
 
@@ -319,9 +320,13 @@ def test_unusable_rules_are_a_usage_error(arguments, message, tmp_path, capsys):
 def test_saved_settings_name_exact_wait_only_when_set():
     """A folder written before ``exact_wait`` existed holds settings without it: a resume
     with the default must find the same settings, so the default is not written."""
-    assert "exact_wait" not in Adjudication(exact="all").saved()
-    assert Adjudication(exact="all", exact_wait=True).saved()["exact_wait"] is True
-    assert Adjudication(**Adjudication(exact="all").saved()) == Adjudication(exact="all")
+    def saved(rules: Adjudication) -> dict:
+        return RunSettings(Setup("loa", adjudication=rules), ()).as_json()["adjudication"]
+
+    assert "exact_wait" not in saved(Adjudication(exact="all"))
+    assert saved(Adjudication(exact="all", exact_wait=True))["exact_wait"] is True
+    assert RunSettings.from_json({"adjudication": saved(Adjudication(exact="all"))}) \
+        .setup.adjudication == Adjudication(exact="all")
 
 
 def test_fruitless_searches_are_spaced_out_and_not_when_the_referee_waits(monkeypatch):

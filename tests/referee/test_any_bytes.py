@@ -17,8 +17,10 @@ from hypothesis import HealthCheck, Phase, example, given, settings, strategies 
 from referee.commands import cli
 from referee.inbound import load_json, printable
 from referee.records.folder import ResultsFile, save_game, write_summary
-from referee.records.settings import check_settings
+from referee.plan.setup import Setup
+from referee.play.entrants import EngineSpec
 from referee.records.sgf import read_sgf
+from referee.run.settings import RunSettings
 
 from ..processes import command_words, processes_where, wait_for
 from ..results import rows_written
@@ -184,8 +186,8 @@ def test_records_hold_any_text_from_outside(tmp_path):
     save_game(tmp_path, results, row, [1.0])
     results.close()
     write_summary(tmp_path, {"names": [nasty]})
-    settings = {"engines": [{"name": nasty, "command": nasty}], "seed": 1}
-    check_settings(tmp_path, settings, {})
-    assert check_settings(tmp_path, settings, {})["engines"][0]["name"] == printable(nasty)
+    settings = RunSettings(Setup("breakthrough"), (EngineSpec(nasty, nasty),), seed=1)
+    settings.checked(tmp_path)
+    assert settings.checked(tmp_path).names == [printable(nasty)]
     assert_every_file_printable_and_readable(tmp_path)
     assert rows_written(tmp_path)[0]["reason"] == printable(nasty)

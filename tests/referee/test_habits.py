@@ -83,8 +83,8 @@ def test_a_fastchess_command_line_plays_rounds_of_pairs_and_prints_the_score_lin
     saved = json.loads((out / "match.json").read_text())
     assert saved["pairs"] is True
     assert [engine["control"] for engine in saved["engines"]] == [
-        {"main": 2.0, "increment": 0.25, "byoyomi": 0.0, "stones": 0},
-        {"main": 3.0, "increment": 0.5, "byoyomi": 0.0, "stones": 0}]
+        {"time": 2.0, "increment": 0.25, "byoyomi": 0.0, "stones": 0},
+        {"time": 3.0, "increment": 0.5, "byoyomi": 0.0, "stones": 0}]
     lines = printed.splitlines()
     scores = [line for line in lines if line.startswith("Score of ")]
     summary = json.loads((out / "summary.json").read_text())

@@ -3,6 +3,7 @@ usage errors. Engines here are in-process (our engine at depth 1, or scripted fa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -31,13 +32,14 @@ from referee.play.entrants import EngineSpec, unique_names
 from referee.play.game import play_game
 from referee.records.folder import GameRows, ResultsFile, read_rows
 from referee.records.game_sgf import sgf_text
-from referee.records.settings import SettingsMismatch, check_settings
+from referee.records.settings import SettingsMismatch
 from referee.records.results import GameResult
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run
 from referee.run.records import FolderRecords
 from referee.play.seats import LocalSeating
 from referee.run.runner import Runner, result_row
+from referee.run.settings import RunSettings
 from referee.stats import format_summary, summarize
 from referee.stats.elo import score_to_elo, wilson_interval
 from referee.stats.elo.wdl import wdl_estimate
@@ -332,14 +334,15 @@ def test_the_runner_and_the_readers_take_the_same_row_for_each_game(tmp_path):
 
 
 def test_settings_are_saved_and_a_different_match_is_refused(tmp_path):
-    settings = {"game": "loa", "engines": ["a", "b"], "seed": None}
-    saved = check_settings(tmp_path, settings, {"seed": 42})
-    assert saved["seed"] == 42
-    assert check_settings(tmp_path, settings, {"seed": 1})["seed"] == 42
-    with pytest.raises(SettingsMismatch, match="engines"):
-        check_settings(tmp_path, {**settings, "engines": ["a", "c"]}, {})
+    settings = RunSettings(Setup("loa"), (EngineSpec("a", "a"), EngineSpec("b", "b")))
+    saved = settings.checked(tmp_path)
+    assert saved.seed is not None and saved == dataclasses.replace(settings, seed=saved.seed)
+    assert settings.checked(tmp_path).seed == saved.seed
+    other = (EngineSpec("a", "a"), EngineSpec("c", "b"))
+    with pytest.raises(SettingsMismatch, match="engine 2 command"):
+        dataclasses.replace(settings, engines=other).checked(tmp_path)
     with pytest.raises(SettingsMismatch, match="seed"):
-        check_settings(tmp_path, {**settings, "seed": 5}, {})
+        dataclasses.replace(settings, seed=saved.seed + 1).checked(tmp_path)
 
 
 # --- standings ---------------------------------------------------------------------------
@@ -426,8 +429,8 @@ def test_usage_errors_exit_2_with_one_line(arguments, message, capsys, tmp_path)
 
 
 def test_resuming_with_other_settings_is_a_usage_error(capsys, tmp_path):
-    check_settings(tmp_path, {"game": "loa", "options": {}, "size": None, "max_moves": 1000,
-                              "seed": 1}, {})
+    (tmp_path / "match.json").write_text(json.dumps(
+        {"game": "loa", "options": {}, "size": None, "max_moves": 1000, "seed": 1}))
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["match", "--game", "loa", "--engine", sys.executable,
                   "--engine", sys.executable, "--max-moves", "99", "--out", str(tmp_path)])

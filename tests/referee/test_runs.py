@@ -157,8 +157,8 @@ init = ["name", "version"]
     assert saved["max_moves"] == 12
     assert [engine["init"] for engine in saved["engines"]] == [[], ["name", "version"]]
     assert [engine["control"] for engine in saved["engines"]] == [
-        {"main": 0.0, "increment": 0.0, "byoyomi": 3.0, "stones": 1},
-        {"main": 10.0, "increment": 0.5, "byoyomi": 0.0, "stones": 0}]
+        {"time": 0.0, "increment": 0.0, "byoyomi": 3.0, "stones": 1},
+        {"time": 10.0, "increment": 0.5, "byoyomi": 0.0, "stones": 0}]
     assert "first" in capsys.readouterr().out
 
 

@@ -65,7 +65,7 @@ def test_sudden_death_with_increment_and_the_least_time_left():
 
 
 def test_byo_yomi_periods_restart_after_their_stones_and_a_late_one_loses():
-    clock = Clock(TimeControl(main=5, byoyomi=10, stones=3))
+    clock = Clock(TimeControl(time=5, byoyomi=10, stones=3))
     assert clock.budget() == 15                  # main time, then the first period
     assert clock.charge(7) and clock.time_left() == (8, 2)  # 2 s into the period, 1st stone
     assert clock.charge(4) and clock.time_left() == (4, 1)
@@ -90,8 +90,8 @@ def test_the_margin_in_sudden_death_is_one_sum_for_the_game():
     assert not clock.charge(0.5)
 
 
-@pytest.mark.parametrize("kwargs", [dict(main=0), dict(byoyomi=5), dict(stones=2),
-                                    dict(main=-1), dict(increment=-1)])
+@pytest.mark.parametrize("kwargs", [dict(time=0), dict(byoyomi=5), dict(stones=2),
+                                    dict(time=-1), dict(increment=-1)])
 def test_impossible_time_controls_are_refused(kwargs):
     with pytest.raises(ValueError):
         TimeControl(**kwargs)

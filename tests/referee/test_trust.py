@@ -109,7 +109,7 @@ def stalling_game(stall: str):
     engines = [EngineChannel(f"{BAD_ENGINE} --stall {stall}"), EngineChannel(BAD_ENGINE)]
     try:
         return play_game(setup, engines, random.Random(1),
-                         controls=(TimeControl(main=1), TimeControl(main=1)))
+                         controls=(TimeControl(time=1), TimeControl(time=1)))
     finally:
         for engine in engines:
             engine.kill()

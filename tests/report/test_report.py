@@ -3,6 +3,7 @@ the live server and the observers that keep the report up to date during a run."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -33,6 +34,7 @@ from referee.report.page import GAMES_FILE, REPLAYS_FORMAT_FILE, ReportData, gam
 from referee.report.replay import REPLAY_FORMAT, replay, sgf_clocks, unpack
 from referee.host.report_server import ReportServer
 from referee.report.live import LiveGame, LiveGames
+from referee.run.settings import RunSettings
 from referee.stats import SprtSettings, Tally, history, summarize
 
 from ..processes import another_thread, interruptible
@@ -131,7 +133,7 @@ def made_up_rows(engines: int, games: int, seed: int = 1, paired: bool = False) 
 
 def page_for(rows: list[dict], names: list[str], sprt: SprtSettings | None = None) -> str:
     found = results(rows)
-    return render(ReportData({}, names, summarize(found, names, sprt=sprt),
+    return render(ReportData(None, names, summarize(found, names, sprt=sprt),
                              list(history(found, names, sprt=sprt))))
 
 
@@ -395,7 +397,8 @@ def test_the_page_says_whose_clock_is_which(breakthrough_match):
     write_report(breakthrough_match)
     page = (breakthrough_match / REPORT_NAME).read_text()
     assert re.search(r'<p class="meta">\d+ games finished · time 20 each \(seconds\)</p>', page)
-    settings = json.loads((breakthrough_match / "match.json").read_text())
-    settings["engines"][1]["control"]["main"] = 5
-    names = [engine["name"] for engine in settings["engines"]]
+    settings = RunSettings.read(breakthrough_match)
+    second = dataclasses.replace(settings.engines[1], control=TimeControl(5))
+    settings = dataclasses.replace(settings, engines=(settings.engines[0], second))
+    names = settings.names
     assert render(ReportData(settings, names)).count(f"time {names[0]} 20, {names[1]} 5") == 1
