@@ -19,10 +19,13 @@ as ``None`` (no pair, no opening, unknown move count or least time left), never 
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from engine import BLACK, COLOUR_NAMES, Game, GameError, Outcome, Termination, find_game
+
+from .analysis import to_row
 
 WINNERS = {"B+": BLACK, "W+": 1 - BLACK, "0": None}
 
@@ -183,6 +186,24 @@ class GameRecord:
                 None if left is None else round(left, 3) for left in self.lowest))
 
 
+# The most of each engine's standard error a results row keeps (the SGF keeps none).
+STDERR_IN_ROW = 2000
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Who played a game, by entrant index (0-based) and display name, and under which numbers
+    of the run's plan: the game, its pair and opening (``None``: none), its seed."""
+
+    game_no: int
+    black: int
+    white: int
+    names: tuple[str, str]
+    pair: int | None = None
+    opening: int | None = None
+    seed: int = 0
+
+
 @dataclass(frozen=True)
 class FinishedGame:
     """A finished game as the runner hands it on, plain data that crosses processes: its
@@ -199,6 +220,53 @@ class FinishedGame:
     first_player: str
     times: tuple[float | None, ...] = ()
     engines: tuple[tuple[str, str] | None, tuple[str, str] | None] = (None, None)
+
+    @classmethod
+    def of(cls, record: GameRecord, pairing: Pairing,
+           lags: Sequence[list[list[float]] | None] = (None, None),
+           engines: tuple[tuple[str, str] | None, tuple[str, str] | None] = (None, None),
+           ) -> FinishedGame:
+        """The finished game of ``record`` played as ``pairing`` says, with each side's
+        measured time and lag allowance per move where it played across a network (``lags``)
+        and what each engine said its name and version were (``engines``): its results row
+        and its statistics' value, each made from the record, never one from the other."""
+        row = results_row(record, pairing)
+        if any(lag is not None for lag in lags):
+            row["black_lag"], row["white_lag"] = lags
+        result = record.result_of(pairing.game_no, pairing.black + 1, pairing.white + 1,
+                                  pairing.pair, pairing.opening)
+        return cls(row, result, tuple(record.clocks), COLOUR_NAMES[record.game.first_player],
+                   tuple(record.times), engines)
+
+
+def results_row(record: GameRecord, pairing: Pairing) -> dict[str, Any]:
+    """The ``results.jsonl`` row of a finished game. A game in which an engine analysed its
+    moves has ``analysis``: one entry a ply, ``None`` or the analysis's known fields
+    (:func:`~referee.records.analysis.to_row`)."""
+    lowest = [None if left is None else round(left, 3) for left in record.lowest]
+    analysis = ({"analysis": [None if entry is None else to_row(entry)
+                              for entry in record.analyses]}
+                if any(record.analyses) else {})
+    return {
+        "game_no": pairing.game_no, "game": record.game.name,
+        "black": pairing.names[0], "white": pairing.names[1],
+        "black_index": pairing.black + 1, "white_index": pairing.white + 1,
+        "result": record.result, "termination": record.termination.value,
+        "reason": record.reason, "moves": record.moves, "plies": len(record.moves),
+        "black_time": record.used[0], "white_time": record.used[1],
+        "pair": pairing.pair, "opening": pairing.opening,
+        "opening_plies": record.opening_plies,
+        "black_moves": record.timed_moves[0], "white_moves": record.timed_moves[1],
+        "black_min_left": lowest[0], "white_min_left": lowest[1],
+        "options": dict(record.game.settings), "start_options": record.start_options,
+        "size": list(record.game.size) if record.game.size else None,
+        "at_fault": None if record.at_fault is None else COLOUR_NAMES[record.at_fault],
+        "seed": pairing.seed,
+        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "black_stderr": record.stderr[0][-STDERR_IN_ROW:],
+        "white_stderr": record.stderr[1][-STDERR_IN_ROW:],
+        **analysis,
+    }
 
 
 def game_of_row(row: Mapping[str, Any]) -> Game:

@@ -34,7 +34,6 @@ now; those games are played again on resume).
 
 from __future__ import annotations
 
-import datetime
 import functools
 import queue
 import random
@@ -43,9 +42,9 @@ import time
 from collections import Counter, deque
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
-from engine import COLOUR_NAMES, Outcome, Termination
+from engine import Outcome, Termination
 
 from ..plan.ladder import Ladder
 from ..plan.schedule import ScheduledGame, units
@@ -53,8 +52,7 @@ from ..plan.setup import Setup
 from ..play.entrants import EngineSpec
 from ..play.game import play_game
 from ..play.seats import RESTART_AFTER, LocalSeating, Seat, Seating
-from ..records.analysis import to_row
-from ..records.results import FinishedGame, GameRecord, GameResult
+from ..records.results import FinishedGame, GameRecord, Pairing
 from .executor import Executor
 from .observer import Run, RunObserver
 from .records import Records
@@ -65,8 +63,6 @@ POLL_SECONDS = 0.2
 # start their next game as soon as it is written (the recorder wakes a driver with nothing in
 # flight at once; one waiting on games in flight looks this often).
 WRITE_POLL_SECONDS = 0.005
-# The most of each engine's standard error a results row keeps (the SGF keeps none).
-STDERR_IN_ROW = 2000
 
 
 @dataclass(frozen=True)
@@ -110,13 +106,9 @@ def play_task(task: Task) -> TaskResult:
         for colour, (seat, channel) in enumerate(zip(seats, channels)):
             seat.leave(channel, record.at_fault == colour
                        and record.termination in RESTART_AFTER)
-        row = result_row(game, record, names)
-        lags = [seat.lag() for seat in seats]
-        if lags[0] is not None or lags[1] is not None:
-            row["black_lag"], row["white_lag"] = lags
-        finished.append(FinishedGame(row, game_result(game, record), tuple(record.clocks),
-                                     COLOUR_NAMES[record.game.first_player],
-                                     tuple(record.times), (seats[0].engine(), seats[1].engine())))
+        finished.append(FinishedGame.of(record, pairing(game, names),
+                                        [seat.lag() for seat in seats],
+                                        (seats[0].engine(), seats[1].engine())))
     return TaskResult(tuple(finished))
 
 
@@ -333,8 +325,7 @@ class Runner:
             reason = f"{names[(game.black, game.white)[at_fault]]} did not come {limit}"
         record = GameRecord(played, start_options, [], [], [0.0, 0.0],
                             Outcome(winner, Termination.NO_SHOW, reason), at_fault)
-        return FinishedGame(result_row(game, record, names), game_result(game, record), (),
-                            COLOUR_NAMES[played.first_player])
+        return FinishedGame.of(record, pairing(game, names))
 
     def _ladder_games(self, playing: int) -> list[ScheduledGame]:
         """New games between the ready, idle entrants of a ladder whose last game is
@@ -383,37 +374,7 @@ def _entrants(game: FinishedGame) -> tuple[int, int]:
     return game.row["black_index"] - 1, game.row["white_index"] - 1
 
 
-def game_result(game: ScheduledGame, record: GameRecord) -> GameResult:
-    """The statistics' value of a finished game, from the plan's game and the record."""
-    return record.result_of(game.game_no, game.black + 1, game.white + 1, game.pair,
-                            game.opening.number if game.opening else None)
-
-
-def result_row(game: ScheduledGame, record: GameRecord, names: Sequence[str]) -> dict[str, Any]:
-    """The ``results.jsonl`` row of a finished game; ``names`` are the engines' display names.
-    A game in which an engine analysed its moves has ``analysis``: one entry a ply, ``None``
-    or the analysis's known fields (:func:`~referee.records.analysis.to_row`)."""
-    lowest = [None if left is None else round(left, 3) for left in record.lowest]
-    analysis = ({"analysis": [None if entry is None else to_row(entry)
-                              for entry in record.analyses]}
-                if any(record.analyses) else {})
-    return {
-        "game_no": game.game_no, "game": record.game.name,
-        "black": names[game.black], "white": names[game.white],
-        "black_index": game.black + 1, "white_index": game.white + 1,
-        "result": record.result, "termination": record.termination.value,
-        "reason": record.reason, "moves": record.moves, "plies": len(record.moves),
-        "black_time": record.used[0], "white_time": record.used[1],
-        "pair": game.pair, "opening": game.opening.number if game.opening else None,
-        "opening_plies": record.opening_plies,
-        "black_moves": record.timed_moves[0], "white_moves": record.timed_moves[1],
-        "black_min_left": lowest[0], "white_min_left": lowest[1],
-        "options": dict(record.game.settings), "start_options": record.start_options,
-        "size": list(record.game.size) if record.game.size else None,
-        "at_fault": None if record.at_fault is None else COLOUR_NAMES[record.at_fault],
-        "seed": game.seed,
-        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "black_stderr": record.stderr[0][-STDERR_IN_ROW:],
-        "white_stderr": record.stderr[1][-STDERR_IN_ROW:],
-        **analysis,
-    }
+def pairing(game: ScheduledGame, names: Sequence[str]) -> Pairing:
+    """Who played ``game`` and under which numbers of the plan, as the records keep it."""
+    return Pairing(game.game_no, game.black, game.white, (names[game.black], names[game.white]),
+                   game.pair, game.opening.number if game.opening else None, game.seed)

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from engine import Termination
-from referee.plan.schedule import ScheduledGame
 from referee.plan.setup import Setup
 from referee.play.channel import EngineChannel, InProcessChannel
 from referee.play.game import play_game
@@ -21,14 +20,14 @@ from referee.records.analysis import (analyses_in, from_row, read_text, sgf_valu
                                      split_answer, to_row)
 from referee.records.game_sgf import sgf_text
 from referee.records.sgf import read_sgf
-from referee.run.runner import result_row
+from referee.records.results import Pairing, results_row
 
 PYTHON = shlex.quote(sys.executable)
 HERE = Path(__file__).parent
 SCORING = f"{PYTHON} {shlex.quote(str(HERE / 'scoring_engine.py'))}"
 BAD = f"{PYTHON} {shlex.quote(str(HERE / 'bad_engine.py'))}"
 OURS = f"{PYTHON} -m protocol.cli --depth 2 --seed 1"
-GAME = ScheduledGame(1, None, 0, 1, 5)
+GAME = Pairing(1, 0, 1, ("a", "b"), seed=5)
 
 
 # --- the parser ---------------------------------------------------------------------------
@@ -90,7 +89,7 @@ def test_our_engine_analyses_every_move_and_the_row_and_sgf_keep_it():
     assert record.termination is Termination.MOVE_LIMIT and len(record.analyses) == 6
     assert all(entry.depth == 2 and entry.pv[0] == move
                for entry, move in zip(record.analyses, record.moves))
-    row = result_row(GAME, record, ["a", "b"])
+    row = results_row(record, GAME)
     assert [from_row(entry) for entry in row["analysis"]] == record.analyses
     text = sgf_text({**row, "first_player": "black"})
     assert analyses_in(read_sgf(text)) == record.analyses
@@ -100,9 +99,9 @@ def test_an_engine_without_the_command_is_asked_for_plain_genmove():
     record = play([BAD, OURS])
     assert record.termination is Termination.MOVE_LIMIT
     assert [entry is None for entry in record.analyses] == [True, False] * 3
-    row = result_row(GAME, record, ["a", "b"])
+    row = results_row(record, GAME)
     assert row["analysis"][0] is None and row["analysis"][1]["depth"] == 2
-    assert "analysis" not in result_row(GAME, play([BAD, BAD]), ["a", "b"])
+    assert "analysis" not in results_row(play([BAD, BAD]), GAME)
 
 
 def test_a_malformed_analysis_is_no_analysis_and_never_a_forfeit():

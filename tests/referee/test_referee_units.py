@@ -16,7 +16,7 @@ from engine import Termination, find_game, game_names
 from engine.search import Player
 from protocol.cli import build_engine
 from referee.commands import cli
-from referee.plan.schedule import ScheduledGame, plan
+from referee.plan.schedule import plan
 from referee.plan.setup import Setup
 from referee.plan.time_control import TimeControl
 from referee.play.channel import (
@@ -33,12 +33,12 @@ from referee.play.game import play_game
 from referee.records.folder import GameRows, ResultsFile, read_rows
 from referee.records.game_sgf import sgf_text
 from referee.records.settings import SettingsMismatch
-from referee.records.results import GameResult
+from referee.records.results import GameResult, Pairing, results_row
 from referee.run.executor import ThreadExecutor
 from referee.run.observer import Run
 from referee.run.records import FolderRecords
 from referee.play.seats import LocalSeating
-from referee.run.runner import Runner, result_row
+from referee.run.runner import Runner
 from referee.run.settings import RunSettings
 from referee.stats import format_summary, summarize
 from referee.stats.elo import score_to_elo, wilson_interval
@@ -283,7 +283,7 @@ def test_runner_in_process_writes_rows_and_sgf(tmp_path):
 def test_result_row_and_sgf_hold_what_spec_asks(tmp_path):
     record = play_game(Setup("loa", max_moves=5), [our_engine(), Scripted({2: "resign"})],
                        random.Random(1))
-    row = result_row(ScheduledGame(4, None, 0, 1, 7), record, ["one", "two]"])
+    row = results_row(record, Pairing(4, 0, 1, ("one", "two]"), seed=7))
     assert SPEC_FIELDS <= set(row)
     assert (row["game_no"], row["result"], row["plies"]) == (4, "B+", 3)
     assert row["termination"] == "resign"
