@@ -13,7 +13,9 @@ progress, the person to move (their token held here, never sent in a fuzzed mess
 ``report`` is ``olympiad-referee serve`` on the folder of a real two-game match; ``event`` is
 ``olympiad-referee event``, a ladder in which two honest participants (real ``connect`` clients)
 play on while the fuzzer sends WebSocket messages at every stage of a connection (see
-:class:`EventFuzzer`). A new target is one more function with ``@target("name")``.
+:class:`EventFuzzer`); ``ladder`` is the pages of ``olympiad-referee ladder serve`` over HTTP,
+while two honest participants play on. A new target is one more function with
+``@target("name")``.
 
 A message is one of: a normal request mutated (bytes flipped, odd bytes inserted, slices cut
 or repeated, cut off); a request built from hostile parts (methods, traversing and odd paths,
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import re
 import shlex
@@ -143,10 +146,12 @@ def normal_request(method: str, path: str, host: str, body: bytes = b"") -> byte
 
 
 @contextmanager
-def started(command: list[str], address_pattern: str, from_stdout: bool = False
-            ) -> Iterator[tuple[subprocess.Popen, int, list[str]]]:
-    """Run ``command`` (a server), read its port from its first line (matching
-    ``address_pattern``) and collect the lines it writes; Ctrl-C ends it, or a kill."""
+def started(command: list[str], address_pattern: str, from_stdout: bool = False,
+            group: Callable[[re.Match], object] = lambda found: int(found.group(1))
+            ) -> Iterator[tuple[subprocess.Popen, object, list[str]]]:
+    """Run ``command`` (a server), read where it listens from its first line (matching
+    ``address_pattern``; ``group`` makes the match its port, or its address) and collect the
+    lines it writes; Ctrl-C ends it, or a kill."""
     process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                errors="replace", start_new_session=True)
@@ -161,7 +166,7 @@ def started(command: list[str], address_pattern: str, from_stdout: bool = False
                    for stream in (process.stdout, process.stderr)]
         for reader in readers:
             reader.start()
-        yield process, int(found.group(1)), output
+        yield process, group(found), output
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGINT)
@@ -273,6 +278,64 @@ def report(folder: Path) -> Iterator[Server]:
         normal = [normal_request("GET", path, host) for path in (
             "/", "/report.html", "/live.json", f"/report-assets/{asset}", "/report-assets/")]
         yield Server(port, host, process, normal, check, goes_on, output)
+
+
+@target("ladder")
+def ladder(folder: Path) -> Iterator[Server]:
+    """The pages of ``olympiad-referee ladder serve``: a pool of 5x5 Breakthrough in which Alpha
+    and Beta (real ``connect`` clients with the random engine) play on, its pages fuzzed over
+    HTTP (the logins are the event target's WebSocket server, fuzzed there)."""
+    folder.mkdir(parents=True)
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        pages = probe.getsockname()[1]
+    lines = ['name = "fuzz"', 'database = "ladder.db"', "grace = 1",
+             "[listen]", 'host = "127.0.0.1"', "port = 0",
+             "[pages]", 'host = "127.0.0.1"', f"port = {pages}",
+             "[[pool]]", 'name = "bt"', 'game = "breakthrough"', 'boardsize = "5"', "time = 20"]
+    (folder / "ladder.toml").write_text("\n".join(lines) + "\n")
+    command = [sys.executable, "-m", "referee", "ladder", "serve", str(folder / "ladder.toml")]
+    with started(command, r"participants connect to (ws://127\.0\.0\.1:\d+/)",
+                 from_stdout=True, group=lambda found: found.group(1)) as (process, url, output):
+        host = f"{LOOPBACK}:{pages}"
+        honest = [subprocess.Popen(
+            [sys.executable, "-m", "referee", "connect", url, "--pool", "bt", "--name", name,
+             "--engine", RANDOM_ENGINE], cwd=REPO, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True,
+            env={**os.environ, "OLYMPIAD_PASSWORD": f"password of {name}"})
+            for name in ("Alpha", "Beta")]
+
+        def games() -> int:
+            status, table = request(pages, host, "GET", "/api/pool/bt")
+            return sum(entry["games"] for entry in table["standings"]) // 2 \
+                if status == 200 else -1
+
+        def check() -> str | None:
+            status, health = request(pages, host, "GET", "/health")
+            return None if status == 200 and health["status"] == "ok" else f"health: {status}"
+
+        def goes_on() -> str | None:
+            """Alpha and Beta still finish games, and the pages count them."""
+            before = games()
+            deadline = time.monotonic() + 60
+            while games() <= before and time.monotonic() < deadline:
+                time.sleep(0.2)
+            return check() or (None if games() > before else "no game finished in 60 s")
+
+        try:
+            deadline = time.monotonic() + 30
+            while games() < 1 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            today = time.strftime("%Y-%m-%d", time.gmtime())
+            normal = [normal_request("GET", path, host) for path in (
+                "/", "/pool/bt", "/account/Alpha", "/game/1", f"/pool/bt/{today}.sgf", "/live",
+                "/api/pools", "/api/pool/bt", f"/api/pool/bt/{today}", "/api/account/Beta",
+                "/api/game/1", "/api/live?pool=bt", "/health")]
+            yield Server(pages, host, process, normal, check, goes_on, output)
+        finally:
+            for client in honest:
+                client.kill()
+                client.wait()
 
 
 # --- the messages ----------------------------------------------------------------------------
