@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import Callable
 
 from ..play.entrants import EngineSpec, cannot_start
-from ..records.database import DatabaseError, LadderDatabase, Pool, RecordError
+from ..records.database import (
+    DatabaseError,
+    DatabaseWriteFailed,
+    LadderDatabase,
+    Pool,
+    RecordError,
+)
 from .accounts import Accounts, hash_password, name_key
 from .event_server import EventServer
 from .ladder_file import LadderFileError, LadderSettings, PoolSettings, read_ladder
@@ -81,9 +87,9 @@ class LadderService:
                 raise LadderError(str(error)) from None
         try:
             self.records = LadderDatabase(settings.database)
+            aborted = self.records.abort_unfinished()
         except (DatabaseError, sqlite3.Error, OSError) as error:
             raise LadderError(f"{settings.database}: {error}") from None
-        aborted = self.records.abort_unfinished()
         if aborted:
             self.log(f"{aborted} game(s) left in progress by the last run marked aborted")
         accounts = Accounts(self.records, registration_open=settings.registration == "open")
@@ -239,7 +245,11 @@ class LadderService:
             thread.join(10)
         self._threads = []
         if self.records is not None:
-            self.records.abort_unfinished(STOP_REASON)
+            try:
+                self.records.abort_unfinished(STOP_REASON)
+            except DatabaseWriteFailed as error:
+                self.log(f"error: {error}; the games in progress are marked aborted at the "
+                         f"next start")
             self.records.close()
             self.records = None
 

@@ -99,6 +99,28 @@ def test_the_operator_disables_accounts_and_closes_registration_while_it_runs(
                      invitation=invitation)["type"] == "welcome"
 
 
+def test_a_full_disk_stops_the_service_in_one_line_and_keeps_every_finished_game(
+        tmp_path, processes):
+    lines: list[str] = []
+    settings = read_ladder(write_ladder(tmp_path))
+    with LadderService(settings, lines.append) as service:
+        processes += [join(service.url, "domineering", name, RANDOM_ENGINE)
+                      for name in ("Ada", "Bo")]
+        wait_until(lambda: finished_games(settings.database) >= 3, 60)
+        service.records.limit_size(settings.database.stat().st_size)  # no room from now on
+        assert service.wait_until_stopped()  # a pool failed
+        kept = finished_games(settings.database)
+    failed = [line for line in lines if " failed: " in line]
+    assert failed and failed[0].startswith("pool domineering failed: DatabaseWriteFailed: ")
+    assert "Traceback" not in "\n".join(lines)
+    with sqlite3.connect(settings.database) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        statuses = dict(connection.execute("SELECT status, count(*) FROM games GROUP BY status"))
+    connection.close()
+    assert kept >= 3 and statuses["finished"] == kept
+    assert set(statuses) <= {"finished", "aborted"}  # the game in progress: aborted, not lost
+
+
 def test_a_renewed_certificate_is_offered_without_a_restart(tmp_path):
     cert_path, key_path = make_certificate(tmp_path)
     lines: list[str] = []
