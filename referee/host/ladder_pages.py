@@ -57,8 +57,8 @@ from ..records.results import game_of_row
 from ..report import ladder_html as html
 from ..report.live import LiveGames
 from ..report.replay import replay
-from .http_gate import Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, plain_text
 from ..stats.alltime import AllTimeTable
+from .http_gate import Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, plain_text
 from .ladder_alltime import AllTimeRatings
 
 DEFAULT_HOST = "127.0.0.1"
