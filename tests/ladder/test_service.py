@@ -107,11 +107,17 @@ def test_a_full_disk_stops_the_service_in_one_line_and_keeps_every_finished_game
         processes += [join(service.url, "domineering", name, RANDOM_ENGINE)
                       for name in ("Ada", "Bo")]
         wait_until(lambda: finished_games(settings.database) >= 3, 60)
-        service.records.limit_size(settings.database.stat().st_size)  # no room from now on
-        assert service.wait_until_stopped()  # a pool failed
+        with sqlite3.connect(settings.database) as reader:
+            size = reader.execute("PRAGMA page_count").fetchone()[0] * reader.execute(
+                "PRAGMA page_size").fetchone()[0]
+        reader.close()
+        service.records.limit_size(size)  # no room from now on
+        wait_until(lambda: service.failure is not None, 60)
+        assert service.wait_until_stopped(), lines  # a pool failed, the service stops
         kept = finished_games(settings.database)
     failed = [line for line in lines if " failed: " in line]
-    assert failed and failed[0].startswith("pool domineering failed: DatabaseWriteFailed: ")
+    assert failed and failed[0].startswith("pool domineering failed: DatabaseWriteFailed: "), \
+        lines
     assert "Traceback" not in "\n".join(lines)
     with sqlite3.connect(settings.database) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
