@@ -33,6 +33,7 @@ import shlex
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 
 import click
 
@@ -96,17 +97,17 @@ def winner_of(result: str) -> int | None:
 
 def bench(name: str, size: tuple[int, int] | None, games: int, control: TimeControl,
           rules: Adjudication, seed: int, options: str, play_on: bool) -> dict:
+    """Each seed's game played without the rule and then with it (a pair), and what they
+    cost; with ``play_on``, the adjudicated games played on."""
     setup = Setup(name, size=size, adjudication=rules)
     plain = Setup(name, size=size)
-    found = {"games": games, "adjudicated": 0, "plain_plies": [], "plies": [], "plain": [],
-             "wall": [], "saved": [], "solver_differs": 0, "engines_differ": 0}
+    found = {"games": games, "adjudicated": 0, "without": [], "with": [], "saved": [],
+             "solver_differs": 0, "engines_differ": 0}
     for number in range(games):
         record, wall = timed_game(plain, control, seed + 10 * number, options)
-        found["plain"].append(wall)
-        found["plain_plies"].append(len(record.moves))
+        found["without"].append(GameCost.of(record, wall))
         record, wall = timed_game(setup, control, seed + 10 * number, options)
-        found["wall"].append(wall)
-        found["plies"].append(len(record.moves))
+        found["with"].append(GameCost.of(record, wall))
         if record.termination is not Termination.ADJUDICATED_EXACT:
             continue
         found["adjudicated"] += 1
@@ -114,6 +115,33 @@ def bench(name: str, size: tuple[int, int] | None, games: int, control: TimeCont
             play_on_from(record, setup, plain, control, seed + 10 * number, options,
                          rules.exact_time, found)
     return found
+
+
+@dataclass(frozen=True)
+class GameCost:
+    """What one game cost: its plies, its wall time, the engines' time on their clocks, the
+    engines' searched nodes and the seconds they said they searched them in (their analyses:
+    both zero for engines that say neither)."""
+
+    plies: int
+    wall: float
+    engines: float
+    nodes: int
+    searched: float
+
+    @classmethod
+    def of(cls, record, wall: float) -> GameCost:
+        said = [analysis for analysis in record.analyses
+                if analysis is not None and analysis.nodes and analysis.seconds]
+        return cls(len(record.moves), wall, sum(record.used),
+                   sum(analysis.nodes for analysis in said),
+                   sum(analysis.seconds for analysis in said))
+
+    @property
+    def referee(self) -> float:
+        """The wall time that was not on an engine's clock: the referee's own, the pipes' and
+        the answers within the allowance."""
+        return self.wall - self.engines
 
 
 def play_on_from(record, setup: Setup, plain: Setup, control: TimeControl, seed: int,
@@ -135,6 +163,30 @@ def mean(values: list[float]) -> str:
 
 def mean_seconds(values: list[float]) -> str:
     return f"{statistics.mean(values):.2f}" if values else "-"
+
+
+def wall_ratio(without: list[GameCost], with_rule: list[GameCost]) -> str:
+    """The mean wall time with the rule over that without, and its 95 % range from the pairs
+    (same seeds): 1 + the mean difference (two standard errors either side) over the mean
+    without."""
+    base = statistics.mean(cost.wall for cost in without)
+    differences = [paired.wall - alone.wall for alone, paired in zip(without, with_rule)]
+    ratio = 1 + statistics.mean(differences) / base
+    if len(differences) < 2:
+        return f"{ratio:.2f}"
+    spread = 2 * statistics.stdev(differences) / len(differences) ** 0.5 / base
+    return f"{ratio:.2f} ({ratio - spread:.2f}-{ratio + spread:.2f})"
+
+
+def nodes_per_second(costs: list[GameCost]) -> str:
+    """The engines' searched nodes a second, in thousands, as they said them."""
+    seconds = sum(cost.searched for cost in costs)
+    return f"{sum(cost.nodes for cost in costs) / seconds / 1000:.1f}" if seconds else "-"
+
+
+def referee_ms(costs: list[GameCost]) -> str:
+    """The wall time a ply that was on no engine's clock, in milliseconds."""
+    return f"{1000 * sum(cost.referee for cost in costs) / sum(cost.plies for cost in costs):.1f}"
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
@@ -168,21 +220,26 @@ def main(names: tuple[str, ...], size: str | None, games: int, main: float, incr
     engines = options or f"clock {main:g}+{increment:g}"
     board = size or "default"
     click.echo("| game | board | engines | games | adjudicated | plies without | with | "
-               "wall s/game without | with |"
+               "wall s/game without | with | ratio (95 %) | knodes/s without | with | "
+               "referee ms/ply without | with |"
                + (" engines' play-on s | solver play-out differs | engines' play-out "
                   "differs |" if play_on else ""))
-    click.echo("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-               + (" ---: | ---: | ---: |" if play_on else ""))
+    click.echo("| --- | --- | --- |" + " ---: |" * 11 + (" ---: | ---: | ---: |" if play_on else ""))
     for name in names:
         found = bench(name, parse_size(size), games, control, rules, seed, options, play_on)
+        without, with_rule = found["without"], found["with"]
         row = (f"| {name} | {board} | {engines} | {found['games']} | {found['adjudicated']} | "
-               f"{mean(found['plain_plies'])} | {mean(found['plies'])} | "
-               f"{mean_seconds(found['plain'])} | {mean_seconds(found['wall'])} |")
+               f"{mean([cost.plies for cost in without])} | "
+               f"{mean([cost.plies for cost in with_rule])} | "
+               f"{mean_seconds([cost.wall for cost in without])} | "
+               f"{mean_seconds([cost.wall for cost in with_rule])} | "
+               f"{wall_ratio(without, with_rule)} | {nodes_per_second(without)} | "
+               f"{nodes_per_second(with_rule)} | {referee_ms(without)} | "
+               f"{referee_ms(with_rule)} |")
         if play_on:
             row += (f" {mean(found['saved'])} | {found['solver_differs']} | "
                     f"{found['engines_differ']} |")
         click.echo(row)
-
 
 if __name__ == "__main__":
     main()
