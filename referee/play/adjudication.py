@@ -16,14 +16,16 @@ The rules, in the order they are asked:
   plies are all numbered above ``P`` and each carried a score within ``[-B, B]``.
 
 The exact rule costs no wall time: :meth:`Adjudicator.judge` gives it only a glance (what the
-solver proves within its first few hundred positions, and those proven on earlier plies of the
-game: they are kept); a position in reach but not proven at a glance is then searched in a
-thread of its own (:class:`Proof`) while the engine to move thinks, up to the time budget, and
-the search stops when the answer comes (unless ``exact_wait``: then the referee waits for the
-rest of the budget); after searches that proved nothing, the next ones are spaced out
+solver knows without searching); a position in reach but not proven at a glance is then
+searched in a process of its own (:class:`Proof`, :mod:`.solver`: one a game, which keeps what
+it proved from ply to ply) while the engine to move thinks, up to the time budget, and the
+search stops when the answer comes (unless ``exact_wait``: then the referee waits for the rest
+of the budget); after searches that proved nothing, the next ones are spaced out
 (:data:`MOST_SKIPPED`). A proof found meanwhile ends the game after ply ``k`` all the same: the
 answer is not played. A position out of the solver's reach (the game's solver says so at once:
-too many open stones or squares) is not searched at all.
+too many open stones or squares) is not searched at all. The game's thread never waits for the
+search (it only looks whether its verdict has come), and :meth:`Adjudicator.close` ends the
+process with the game.
 
 A move without a score (no analysis, a malformed one, an opening move) breaks every run of
 scores. Scores are the movers' own (``score`` of ``genmove_analyze``; ``proven win`` without a
@@ -40,22 +42,19 @@ True
 
 from __future__ import annotations
 
-import os
-import sys
-import threading
 import time
 from typing import Callable, Sequence
 
 from engine import COLOUR_NAMES, OutOfBudget, Outcome, Position, Termination
 
 from ..plan.adjudication import Adjudication
+from .solver import SolverProcess
 
 # The deepest line the exhaustive solver follows; a line still open there is not a proof.
 EXHAUSTIVE_DEPTH = 200
 # The exhaustive solver looks at the clock at the first position it searches (one not decided
-# at once, nor in its table) and every this many after: often enough (well under a millisecond)
-# that the game's thread, woken by the engine's answer, gets the interpreter back at once from
-# a search running beside it.
+# at once, nor in its table) and every this many after: well under a millisecond apart, so that
+# a search stops as soon as it is told to.
 CLOCK_EVERY = 8
 # The exhaustive solver's results kept through a game, at most (then it starts afresh).
 TABLE_LIMIT = 500_000
@@ -64,16 +63,21 @@ TABLE_LIMIT = 500_000
 # this many (the glance still looks at every ply), so that a game the solver cannot reach costs
 # it little while an engine thinks.
 MOST_SKIPPED = 7
+# With ``exact_wait``, how long beyond the budget the referee waits for a verdict: the solver's
+# process may take up a position late (it starts with the first search, and it runs only on
+# idle time).
+WAIT_GRACE = 10.0
 
 
 class Adjudicator:
-    """Applies the rules of ``settings`` to one game; see the module docstring. It keeps what
-    the exact rule's solver proved from ply to ply."""
+    """Applies the rules of ``settings`` to one game; see the module docstring. The exact
+    rule's searches go to a process of its own, started with the first (:attr:`solver`) and
+    ended by :meth:`close`."""
 
     def __init__(self, settings: Adjudication, move_limit: int | None = None) -> None:
         self.settings = settings
         self.move_limit = move_limit
-        self.table: dict = {}  # the exhaustive solver's proven results, for the whole game
+        self.solver: SolverProcess | None = None
         self._pending: tuple[Position, int] | None = None
         self._fruitless = 0  # searches in a row that proved nothing
         self._next_search = 0  # the first ply whose position is searched again
@@ -87,7 +91,7 @@ class Adjudicator:
                 or self._draw(ply, scores))
 
     def start_proof(self) -> Proof | None:
-        """The search of the position last judged, started in a thread of its own (call it
+        """The search of the position last judged, handed to the solver's process (call it
         as the engine to move is asked for its move); ``None`` when there is nothing to
         search (no exact rule, the position proven at a glance or out of the solver's reach)."""
         if self._pending is None:
@@ -96,7 +100,14 @@ class Adjudicator:
         self._pending = None
         if ply < self._next_search:
             return None
+        if self.solver is None:
+            self.solver = SolverProcess()
         return Proof(self, position, ply)
+
+    def close(self) -> None:
+        """End the solver's process, if one was started (at the end of the game)."""
+        if self.solver is not None:
+            self.solver.close()
 
     def fruitless(self, ply: int) -> None:
         """The search of the position after ``ply`` plies proved nothing before the answer:
@@ -113,18 +124,16 @@ class Adjudicator:
             return None
         working = position.copy()
         try:
-            value = self.attempt(working, ply, lambda: True)
+            value = attempt(working, lambda: True, self.plies_left(ply))
         except OutOfBudget:  # in reach, but not proven at a glance
             self._pending = (working, ply)
             return None
         return None if value is None else self.verdict(position, ply, value)
 
-    def attempt(self, position: Position, ply: int, stop: Callable[[], bool]) -> int | None:
-        """:func:`attempt` on ``position`` after ``ply`` plies, with this game's table."""
-        plies_left = None if self.move_limit is None else self.move_limit - ply
-        if len(self.table) > TABLE_LIMIT:
-            self.table.clear()
-        return attempt(position, stop, plies_left, self.table)
+    def plies_left(self, ply: int) -> int | None:
+        """The plies left after ``ply`` before the move limit draws the game (``None``: no
+        limit)."""
+        return None if self.move_limit is None else self.move_limit - ply
 
     def verdict(self, position: Position, ply: int, value: int) -> Outcome | None:
         """The exact rule's verdict when the solver proved ``value`` (1, 0, -1 for the side to
@@ -172,54 +181,40 @@ class Adjudicator:
 
 
 class Proof:
-    """The exact rule's search of one position (after ``ply`` plies), in a thread of its own
-    from its start until :meth:`finish`: up to the budget of ``exact_time`` seconds from the
-    start, less when :meth:`finish` comes first (without ``exact_wait``)."""
+    """The exact rule's search of one position (after ``ply`` plies), in the solver's process
+    from its start until :meth:`finish`: up to the budget of ``exact_time`` seconds, less when
+    :meth:`finish` comes first (without ``exact_wait``)."""
 
     def __init__(self, adjudicator: Adjudicator, position: Position, ply: int) -> None:
         self.adjudicator = adjudicator
         self.position = position
         self.ply = ply
+        self.solver = adjudicator.solver
+        self.number = self.solver.search(position, adjudicator.plies_left(ply),
+                                         adjudicator.settings.exact_time)
         self.value: int | None = None
-        self._halt = threading.Event()
-        self._deadline = time.monotonic() + adjudicator.settings.exact_time
-        self._thread = threading.Thread(target=self._search, name="referee solver",
-                                        daemon=True)
-        self._thread.start()
 
-    def _search(self) -> None:
-        _lowest_priority()
-        try:
-            self.value = self.adjudicator.attempt(self.position, self.ply, self._stop)
-        except OutOfBudget:
-            pass
-
-    def _stop(self) -> bool:
-        time.sleep(0)  # lets the game's thread take the interpreter as soon as the answer comes
-        return self._halt.is_set() or time.monotonic() >= self._deadline
+    def wait(self, timeout: float) -> int | None:
+        """The proven value, waiting for it up to ``timeout`` seconds (0: only if it has come);
+        ``None`` when none came."""
+        if self.value is None and self.number is not None:
+            self.value = self.solver.verdict(self.number, timeout)
+        return self.value
 
     def finish(self, answered: bool) -> Outcome | None:
         """End the search (once the budget is spent, with ``exact_wait`` and an answer to
         wait after) and give the verdict: ``None`` when nothing was proven, or when the engine
         gave no answer (``answered`` false: the game ends otherwise)."""
-        if not (answered and self.adjudicator.settings.exact_wait):
-            self._halt.set()
-        self._thread.join()
+        settings = self.adjudicator.settings
+        waits = answered and settings.exact_wait
+        self.wait(settings.exact_time + WAIT_GRACE if waits else 0.0)
+        if self.number is not None and self.value is None:
+            self.solver.stop(self.number)
         if answered and self.value is None:
             self.adjudicator.fruitless(self.ply)
         if not answered or self.value is None:
             return None
         return self.adjudicator.verdict(self.position, self.ply, self.value)
-
-
-def _lowest_priority() -> None:
-    """Give the calling thread the lowest CPU priority (nice 19; Linux, where a thread has a
-    priority of its own): the solver takes only time that no engine wants."""
-    if sys.platform == "linux":
-        try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        except OSError:
-            pass
 
 
 def _every_other(scores: Sequence[float | None], last: int, count: int) -> list[float] | None:
