@@ -45,7 +45,7 @@ from referee.plan.adjudication import (DEFAULT_EXACT_TIME, EXACT_MODES,  # noqa:
                                        Adjudication)
 from referee.plan.setup import Opening, Setup  # noqa: E402
 from referee.plan.time_control import TimeControl  # noqa: E402
-from referee.play.adjudication import prove  # noqa: E402
+from referee.play.exact import prove  # noqa: E402
 from referee.play.channel import EngineChannel  # noqa: E402
 from referee.play.game import play_game  # noqa: E402
 

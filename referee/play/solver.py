@@ -24,6 +24,7 @@ stopped).
 
 from __future__ import annotations
 
+import math
 import os
 import queue
 import signal
@@ -35,7 +36,7 @@ from multiprocessing.connection import Connection
 
 from engine import OutOfBudget, Position
 
-from . import adjudication  # which imports this module: its names are looked up when used
+from .exact import TABLE_LIMIT, attempt
 
 
 class SolverProcess:
@@ -106,25 +107,25 @@ class SolverProcess:
 
 class Searcher:
     """The worker's searches: what it proved is kept from one to the next (the exhaustive
-    solver's table, up to :data:`~.adjudication.TABLE_LIMIT` results, then it starts afresh; the game's own
-    solvers keep theirs)."""
+    solver's table, up to :data:`~.exact.TABLE_LIMIT` results, then it starts afresh; the
+    game's own solvers keep theirs)."""
 
     def __init__(self) -> None:
         self.table: dict = {}
 
     def value(self, position: Position, plies_left: int | None, stop) -> int | None:
-        """:func:`~.adjudication.attempt` with this worker's table: the proven value, ``None`` when the
-        position is out of reach; raises :class:`OutOfBudget` when ``stop()`` says so."""
-        if len(self.table) > adjudication.TABLE_LIMIT:
+        """:func:`~.exact.attempt` with this worker's table: the proven value, ``None`` when
+        the position is out of reach; raises :class:`OutOfBudget` when ``stop()`` says so."""
+        if len(self.table) > TABLE_LIMIT:
             self.table.clear()
-        return adjudication.attempt(position, stop, plies_left, self.table)
+        return attempt(position, stop, plies_left, self.table)
 
 
 def serve(requests: Connection, verdicts: Connection) -> None:
     """Search each position that comes on ``requests`` in turn and send each verdict on
     ``verdicts``; return when ``requests`` closes."""
     waiting: queue.Queue = queue.Queue()
-    stopped = [0]  # the highest search number the referee told to stop
+    stopped = [0]  # the highest search number the referee told to stop (all, once it is gone)
 
     def read() -> None:
         try:
@@ -135,6 +136,7 @@ def serve(requests: Connection, verdicts: Connection) -> None:
                 else:
                     waiting.put(message)
         except (EOFError, OSError):
+            stopped[0] = math.inf
             waiting.put(None)
 
     threading.Thread(target=read, name="solver requests", daemon=True).start()

@@ -20,7 +20,8 @@ from referee.commands import cli
 from referee.plan.adjudication import Adjudication, AdjudicationError
 from referee.plan.setup import Setup
 from referee.play import adjudication
-from referee.play.adjudication import Adjudicator, prove
+from referee.play.adjudication import Adjudicator
+from referee.play.exact import prove
 from referee.play.channel import EngineChannel, InProcessChannel
 from referee.play.game import play_game
 from referee.play.solver import Searcher
