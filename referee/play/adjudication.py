@@ -7,8 +7,8 @@ The rules, in the order they are asked:
 
 * **exact**: the referee's own solvers prove the result of the position (the game's exact
   solver where it has one, such as Clobber's and Domineering's combinatorial-game solvers, else
-  :func:`~.exact.exhaustive`, a search of every line to the end); mode ``decisive`` leaves a proven
-  draw to be played on;
+  :func:`~.exact.exhaustive`, a search of every line to the end); mode ``decisive`` leaves a
+  proven draw to be played on;
 * **resign**: with ``N = resign_plies`` and ``T = resign_score``, a side's last ``N`` moves
   all carried a score ``<= -T`` and (unless one-sided) its opponent's last ``N`` moves all a
   score ``>= T``; that side loses;
@@ -63,8 +63,8 @@ WAIT_GRACE = 10.0
 
 class Adjudicator:
     """Applies the rules of ``settings`` to one game; see the module docstring. The exact
-    rule's searches go to a process of its own, started with the first (:attr:`solver`) and
-    ended by :meth:`close`."""
+    rule's searches go to a process of its own (:attr:`solver`), started with the first search
+    and ended by :meth:`close`."""
 
     def __init__(self, settings: Adjudication, move_limit: int | None = None) -> None:
         self.settings = settings
