@@ -17,12 +17,18 @@ rule ended is then played on from the adjudicated position twice:
 * by the same two engines, from the same position (its moves sent as an opening; the clocks
   start afresh at the same control): the result the game would have had without the rule.
 
-The table gives per game: the board, the engines, games, how many were adjudicated, the mean
-plies of a game without and with the rule, the mean wall time of a game without and with it (the
-solver's own time included) and, with ``--play-on``, the mean wall time the engines took to play
-on from the adjudicated positions, the games where the solver's play-out disagreed with the
-verdict (must be 0) and the games where the engines' play-out did (an engine went wrong in a won
-position).
+Each seed's game is played without the rule and then with it (a pair; with engines on a clock
+the two differ all the same, as their moves depend on their timing). The table gives per game:
+the board, the engines, games, how many were adjudicated, the mean plies of a game without and
+with the rule, the mean wall time of a game without and with it (the solver's own time
+included), their ratio with its 95 % range from the pairs (the mean difference, two standard
+errors either side), the engines' nodes a second (thousands, as their analyses say them) without
+and with the rule (a solver taking CPU from the engines slows them), the wall time a ply that
+was on no engine's clock (milliseconds: the referee's, the pipes'; a solver holding up the
+referee's game thread raises it) and, with ``--play-on``, the mean wall time the engines took to
+play on from the adjudicated positions, the games where the solver's play-out disagreed with
+the verdict (must be 0) and the games where the engines' play-out did (an engine went wrong in
+a won position).
 """
 
 from __future__ import annotations
@@ -224,7 +230,8 @@ def main(names: tuple[str, ...], size: str | None, games: int, main: float, incr
                "referee ms/ply without | with |"
                + (" engines' play-on s | solver play-out differs | engines' play-out "
                   "differs |" if play_on else ""))
-    click.echo("| --- | --- | --- |" + " ---: |" * 11 + (" ---: | ---: | ---: |" if play_on else ""))
+    click.echo("| --- | --- | --- |" + " ---: |" * 11
+               + (" ---: | ---: | ---: |" if play_on else ""))
     for name in names:
         found = bench(name, parse_size(size), games, control, rules, seed, options, play_on)
         without, with_rule = found["without"], found["with"]
