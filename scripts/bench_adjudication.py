@@ -23,9 +23,9 @@ the board, the engines, games, how many were adjudicated, the mean plies of a ga
 with the rule, the mean wall time of a game without and with it (the solver's own time
 included), their ratio with its 95 % range from the pairs (the mean difference, two standard
 errors either side), the engines' nodes a second (thousands, as their analyses say them) without
-and with the rule (a solver taking CPU from the engines slows them), the wall time a ply that
-was on no engine's clock (milliseconds: the referee's, the pipes'; a solver holding up the
-referee's game thread raises it) and, with ``--play-on``, the mean wall time the engines took to
+and with the rule (a solver taking CPU from the engines slows them), the wall time a game that
+was on no engine's clock (milliseconds: the referee's, the pipes', the set-up's; a solver
+holding up the referee's game thread raises it, fewer plies lower it) and, with ``--play-on``, the mean wall time the engines took to
 play on from the adjudicated positions, the games where the solver's play-out disagreed with
 the verdict (must be 0) and the games where the engines' play-out did (an engine went wrong in
 a won position).
@@ -191,8 +191,8 @@ def nodes_per_second(costs: list[GameCost]) -> str:
 
 
 def referee_ms(costs: list[GameCost]) -> str:
-    """The wall time a ply that was on no engine's clock, in milliseconds."""
-    return f"{1000 * sum(cost.referee for cost in costs) / sum(cost.plies for cost in costs):.1f}"
+    """The wall time a game that was on no engine's clock, in milliseconds."""
+    return f"{1000 * statistics.mean(cost.referee for cost in costs):.0f}"
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
@@ -227,7 +227,7 @@ def main(names: tuple[str, ...], size: str | None, games: int, main: float, incr
     board = size or "default"
     click.echo("| game | board | engines | games | adjudicated | plies without | with | "
                "wall s/game without | with | ratio (95 %) | knodes/s without | with | "
-               "referee ms/ply without | with |"
+               "referee ms/game without | with |"
                + (" engines' play-on s | solver play-out differs | engines' play-out "
                   "differs |" if play_on else ""))
     click.echo("| --- | --- | --- |" + " ---: |" * 11
