@@ -17,15 +17,15 @@ The rules, in the order they are asked:
 
 The exact rule costs no wall time: :meth:`Adjudicator.judge` gives it only a glance (what the
 solver knows without searching); a position in reach but not proven at a glance is then
-searched in a process of its own (:class:`Proof`, :mod:`.solver`: one a game, which keeps what
-it proved from ply to ply) while the engine to move thinks, up to the time budget, and the
+searched in a process of its own (:class:`Proof`, :mod:`.solver`: one for the game, which keeps
+what it proved from ply to ply) while the engine to move thinks, up to the time budget, and the
 search stops when the answer comes (unless ``exact_wait``: then the referee waits for the rest
 of the budget); after searches that proved nothing, the next ones are spaced out
 (:data:`MOST_SKIPPED`). A proof found meanwhile ends the game after ply ``k`` all the same: the
 answer is not played. A position out of the solver's reach (the game's solver says so at once:
 too many open stones or squares) is not searched at all. The game's thread never waits for the
-search (it only looks whether its verdict has come), and :meth:`Adjudicator.close` ends the
-process with the game.
+search (it only looks whether its verdict has come), and :meth:`Adjudicator.close` stops it
+with the game.
 
 A move without a score (no analysis, a malformed one, an opening move) breaks every run of
 scores. Scores are the movers' own (``score`` of ``genmove_analyze``; ``proven win`` without a
@@ -48,7 +48,7 @@ from engine import COLOUR_NAMES, OutOfBudget, Outcome, Position, Termination
 
 from ..plan.adjudication import Adjudication
 from .exact import attempt
-from .solver import SolverProcess
+from .solver import POOL, SolverProcess
 
 # After a search that proved nothing before the engine answered, the next ones are spaced out:
 # the n-th fruitless search in a row skips the searches of the next 2**(n-1) - 1 plies, at most
@@ -63,8 +63,8 @@ WAIT_GRACE = 10.0
 
 class Adjudicator:
     """Applies the rules of ``settings`` to one game; see the module docstring. The exact
-    rule's searches go to a process of its own (:attr:`solver`), started with the first search
-    and ended by :meth:`close`."""
+    rule's searches go to a process of their own (:attr:`solver`, from the referee's pool),
+    taken with the first search and given back by :meth:`close`."""
 
     def __init__(self, settings: Adjudication, move_limit: int | None = None) -> None:
         self.settings = settings
@@ -93,13 +93,15 @@ class Adjudicator:
         if ply < self._next_search:
             return None
         if self.solver is None:
-            self.solver = SolverProcess()
+            self.solver = POOL.borrow()
         return Proof(self, position, ply)
 
     def close(self) -> None:
-        """End the solver's process, if one was started (at the end of the game)."""
+        """Stop the solver's searches and give its process back to the referee's pool (at the
+        end of the game)."""
         if self.solver is not None:
-            self.solver.close()
+            POOL.give_back(self.solver)
+            self.solver = None
 
     def fruitless(self, ply: int) -> None:
         """The search of the position after ``ply`` plies proved nothing before the answer:

@@ -1,7 +1,8 @@
 """The exact rule's solver in a process of its own: ``python -m referee.play.solver``.
 
 The referee's game thread hands each position to be searched to a worker process
-(:class:`SolverProcess`, one a game) and never waits for it: sending a position, telling the
+(:class:`SolverProcess`, one a game in play at a time, kept by the referee between games:
+:class:`Pool`) and never waits for it: sending a position, telling the
 worker to stop and looking for its verdict cost the game thread a pipe write or a poll. A
 search in a thread of the referee would share the interpreter with the game thread; every time
 the game thread woke for an engine's answer it had to win the interpreter back from the search,
@@ -10,20 +11,22 @@ until it ran again (measured in ``docs/adjudication.md``). In a process of its o
 has its own interpreter, and it runs at the lowest CPU priority there is (Linux's
 ``SCHED_IDLE``, else nice 19), so that it takes only time no engine and no referee wants.
 
-The worker keeps what it proved through the game (the exhaustive solver's table, the game's own
-solvers' tables) and searches the positions in the order they came, each until its budget is
-spent or it is told to stop. It ends when the referee closes it at the end of the game, and on
+The worker keeps what it proved through the game (the exhaustive solver's table) and through
+its life (the game's own solvers' tables), and searches the positions in the order they came,
+each until its budget is spent or it is told to stop. It ends when the referee closes it, and on
 its own when the referee's end of its input closes (the referee ended, was killed or
 interrupted); it ignores Ctrl-C, which is the referee's to handle.
 
 Messages are pickled tuples on the worker's standard input and output: ``("search", number,
-position, plies_left, seconds)`` and ``("stop", number)`` in, ``(number, value)`` out, where
+position, plies_left, seconds)``, ``("stop", number)`` (this search and those before it) and
+``("game",)`` (a new game: forget the last one's table) in, ``(number, value)`` out, where
 ``value`` is 1, 0 or -1 (proven, for the side to move), ``None`` (not proven: out of reach, or
 stopped).
 """
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import queue
@@ -33,6 +36,7 @@ import sys
 import threading
 import time
 from multiprocessing.connection import Connection
+from typing import Callable
 
 from engine import OutOfBudget, Position
 
@@ -58,6 +62,17 @@ class SolverProcess:
     def pid(self) -> int:
         """The worker's process id."""
         return self._process.pid
+
+    @property
+    def alive(self) -> bool:
+        """Whether the worker is still there to search."""
+        return self._alive and self._process.poll() is None
+
+    def new_game(self) -> None:
+        """Stop every search asked for so far and start the worker on another game (the
+        exhaustive solver's table is one game's)."""
+        self.stop(self._sent)
+        self._send(("game",))
 
     def search(self, position: Position, plies_left: int | None, seconds: float) -> int | None:
         """Ask for ``position`` to be searched for up to ``seconds`` (from when the worker
@@ -105,6 +120,51 @@ class SolverProcess:
         return self._alive
 
 
+class Pool:
+    """The idle workers of one referee: a game borrows one for its searches (a new one when
+    none is idle) and gives it back at its end, so that a run starts a worker only for as many
+    games as it plays at once, not one a game (starting one costs the game's thread some
+    15 ms, as much as a game between fixed-depth engines on a small board gains). Idle workers
+    end with the referee: at its exit, or when their input closes."""
+
+    def __init__(self, start: Callable[[], SolverProcess] = SolverProcess) -> None:
+        self._start = start
+        self._idle: list[SolverProcess] = []
+        self._lock = threading.Lock()
+
+    def borrow(self) -> SolverProcess:
+        """A worker for a game's searches, started on a new game."""
+        with self._lock:
+            while self._idle:
+                solver = self._idle.pop()
+                if solver.alive:
+                    solver.new_game()
+                    return solver
+        return self._start()
+
+    def give_back(self, solver: SolverProcess) -> None:
+        """Take back a worker at the end of its game; its searches stop when it is borrowed
+        again, or at once if it is gone."""
+        if solver.alive:
+            solver.new_game()
+            with self._lock:
+                self._idle.append(solver)
+        else:
+            solver.close()
+
+    def close(self) -> None:
+        """End every idle worker."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for solver in idle:
+            solver.close()
+
+
+# This referee's workers.
+POOL = Pool()
+atexit.register(POOL.close)
+
+
 class Searcher:
     """The worker's searches: what it proved is kept from one to the next (the exhaustive
     solver's table, up to :data:`~.exact.TABLE_LIMIT` results, then it starts afresh; the
@@ -133,7 +193,7 @@ def serve(requests: Connection, verdicts: Connection) -> None:
                 message = requests.recv()
                 if message[0] == "stop":
                     stopped[0] = max(stopped[0], message[1])
-                else:
+                else:  # a search, or a new game
                     waiting.put(message)
         except (EOFError, OSError):
             stopped[0] = math.inf
@@ -142,6 +202,9 @@ def serve(requests: Connection, verdicts: Connection) -> None:
     threading.Thread(target=read, name="solver requests", daemon=True).start()
     searcher = Searcher()
     while (message := waiting.get()) is not None:
+        if message[0] == "game":
+            searcher.table.clear()
+            continue
         _, number, position, plies_left, seconds = message
         deadline = time.monotonic() + seconds
         value = None

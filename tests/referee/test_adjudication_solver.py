@@ -1,6 +1,6 @@
 """The exact rule's solver process (``referee/play/solver.py``): it proves what the solver
-proves in the referee's own process, the game never waits for it, a search stops when told,
-and the process never outlives its game or its referee."""
+proves in the referee's own process, the game never waits for it, a search stops when told or
+when its game ends, and the process never outlives its referee."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from referee.plan.setup import Setup
 from referee.play import adjudication
 from referee.play.exact import prove
 from referee.play.game import play_game
-from referee.play.solver import SolverProcess
+from referee.play.solver import Pool, SolverProcess
 
 from .test_adjudication import depth_one_engine
 
@@ -85,10 +85,10 @@ def test_a_stopped_search_gives_way_to_the_next(solver):
     assert solver.verdict(first) is None
 
 
-def test_the_game_never_waits_for_the_solver_and_ends_it(monkeypatch):
+def test_the_game_never_waits_for_the_solver_and_stops_it(monkeypatch):
     # The solver's process is frozen (SIGSTOP) from its start: the game is played to its move
     # limit all the same, the game thread only ever looked for verdicts without waiting, and
-    # the process is gone when the game is over.
+    # the process is back in the referee's pool when the game is over.
     started, timeouts = [], []
 
     class Frozen(SolverProcess):
@@ -100,18 +100,41 @@ def test_the_game_never_waits_for_the_solver_and_ends_it(monkeypatch):
         def verdict(self, number: int, timeout: float = 0.0):
             timeouts.append(timeout)
             return super().verdict(number, timeout)
-    monkeypatch.setattr(adjudication, "SolverProcess", Frozen)
+    pool = Pool(Frozen)
+    monkeypatch.setattr(adjudication, "POOL", pool)
     setup = Setup("breakthrough", size=(5, 5), max_moves=5,
                   adjudication=Adjudication(exact="all", exact_time=PATIENCE))
-    record = play_game(setup, [depth_one_engine(), depth_one_engine()], random.Random(1))
-    assert (record.termination.value, len(record.moves)) == ("move_limit", 5)
-    assert len(started) == 1 and timeouts and set(timeouts) == {0.0}
+    try:
+        record = play_game(setup, [depth_one_engine(), depth_one_engine()], random.Random(1))
+        assert (record.termination.value, len(record.moves)) == ("move_limit", 5)
+        assert len(started) == 1 and timeouts and set(timeouts) == {0.0}
+    finally:
+        pool.close()
     assert ended(started[0])
+
+
+def test_a_worker_given_back_has_stopped_and_serves_the_next_game():
+    # A game's worker searching Breakthrough 8x8 for 60 s is given back at the game's end;
+    # the next game borrows the same process, whose first verdict (a small draw) comes
+    # before that minute: the old search was stopped. Closing the pool ends the process.
+    pool = Pool()
+    solver = pool.borrow()
+    try:
+        solver.search(find_game("breakthrough")().initial_position(), None, PATIENCE)
+        pool.give_back(solver)
+        assert pool.borrow() is solver
+        number = solver.search(find_game("breakthrough")(size=(5, 5)).initial_position(), 3,
+                               PATIENCE)
+        assert solver.verdict(number, PATIENCE / 2) == 0
+        pool.give_back(solver)
+    finally:
+        pool.close()
+    assert ended(solver.pid)
 
 
 REFEREE = """
 from engine import find_game
-from referee.play.solver import SolverProcess
+from referee.play.solver import Pool, SolverProcess
 solver = SolverProcess()
 solver.search(find_game("breakthrough")().initial_position(), None, 600)
 print(solver.pid, flush=True)
