@@ -22,13 +22,14 @@ the two differ all the same, as their moves depend on their timing). The table g
 the board, the engines, games, how many were adjudicated, the mean plies of a game without and
 with the rule, the mean wall time of a game without and with it (the solver's own time
 included), their ratio with its 95 % range from the pairs (the mean difference, two standard
-errors either side), the engines' nodes a second (thousands, as their analyses say them) without
-and with the rule (a solver taking CPU from the engines slows them), the wall time a game that
-was on no engine's clock (milliseconds: the referee's, the pipes', the set-up's; a solver
-holding up the referee's game thread raises it, fewer plies lower it) and, with ``--play-on``, the mean wall time the engines took to
-play on from the adjudicated positions, the games where the solver's play-out disagreed with
-the verdict (must be 0) and the games where the engines' play-out did (an engine went wrong in
-a won position).
+errors either side), the engines' nodes a second (thousands, as their analyses say them, over
+the plies both games of a pair have) without and with the rule (a solver taking CPU from the
+engines slows them), the wall time a game that was on no engine's clock (milliseconds: the
+referee's, the pipes', the set-up's; a solver holding up the referee's game thread raises it,
+fewer plies lower it) and, with ``--play-on``, the mean wall time the engines took to play on
+from the adjudicated positions, the games where the solver's play-out disagreed with the verdict
+(must be 0) and the games where the engines' play-out did (an engine went wrong in a won
+position).
 """
 
 from __future__ import annotations
@@ -125,23 +126,21 @@ def bench(name: str, size: tuple[int, int] | None, games: int, control: TimeCont
 
 @dataclass(frozen=True)
 class GameCost:
-    """What one game cost: its plies, its wall time, the engines' time on their clocks, the
-    engines' searched nodes and the seconds they said they searched them in (their analyses:
-    both zero for engines that say neither)."""
+    """What one game cost: its plies, its wall time, the engines' time on their clocks, and
+    each ply's searched nodes and the seconds the engine said it searched them in (its
+    analysis; ``None`` for a ply without either)."""
 
     plies: int
     wall: float
     engines: float
-    nodes: int
-    searched: float
+    searches: tuple[tuple[int, float] | None, ...]
 
     @classmethod
     def of(cls, record, wall: float) -> GameCost:
-        said = [analysis for analysis in record.analyses
-                if analysis is not None and analysis.nodes and analysis.seconds]
-        return cls(len(record.moves), wall, sum(record.used),
-                   sum(analysis.nodes for analysis in said),
-                   sum(analysis.seconds for analysis in said))
+        searches = tuple((analysis.nodes, analysis.seconds)
+                         if analysis is not None and analysis.nodes and analysis.seconds
+                         else None for analysis in record.analyses)
+        return cls(len(record.moves), wall, sum(record.used), searches)
 
     @property
     def referee(self) -> float:
@@ -184,10 +183,17 @@ def wall_ratio(without: list[GameCost], with_rule: list[GameCost]) -> str:
     return f"{ratio:.2f} ({ratio - spread:.2f}-{ratio + spread:.2f})"
 
 
-def nodes_per_second(costs: list[GameCost]) -> str:
-    """The engines' searched nodes a second, in thousands, as they said them."""
-    seconds = sum(cost.searched for cost in costs)
-    return f"{sum(cost.nodes for cost in costs) / seconds / 1000:.1f}" if seconds else "-"
+def nodes_per_second(costs: list[GameCost], others: list[GameCost]) -> str:
+    """The engines' searched nodes a second in ``costs``' games, in thousands, as they said
+    them, over the plies each game shares with its pair in ``others`` (the same phase of the
+    game both ways: an adjudicated game has no endgame, where the engines search faster or
+    slower)."""
+    nodes = seconds = 0.0
+    for cost, other in zip(costs, others):
+        for search in cost.searches[:min(len(cost.searches), len(other.searches))]:
+            if search is not None:
+                nodes, seconds = nodes + search[0], seconds + search[1]
+    return f"{nodes / seconds / 1000:.1f}" if seconds else "-"
 
 
 def referee_ms(costs: list[GameCost]) -> str:
@@ -240,8 +246,8 @@ def main(names: tuple[str, ...], size: str | None, games: int, main: float, incr
                f"{mean([cost.plies for cost in with_rule])} | "
                f"{mean_seconds([cost.wall for cost in without])} | "
                f"{mean_seconds([cost.wall for cost in with_rule])} | "
-               f"{wall_ratio(without, with_rule)} | {nodes_per_second(without)} | "
-               f"{nodes_per_second(with_rule)} | {referee_ms(without)} | "
+               f"{wall_ratio(without, with_rule)} | {nodes_per_second(without, with_rule)} | "
+               f"{nodes_per_second(with_rule, without)} | {referee_ms(without)} | "
                f"{referee_ms(with_rule)} |")
         if play_on:
             row += (f" {mean(found['saved'])} | {found['solver_differs']} | "
