@@ -2,14 +2,14 @@
 
 The referee's game thread hands each position to be searched to a worker process
 (:class:`SolverProcess`, one a game in play at a time, kept by the referee between games:
-:class:`Pool`) and never waits for it: sending a position, telling the
-worker to stop and looking for its verdict cost the game thread a pipe write or a poll. A
-search in a thread of the referee would share the interpreter with the game thread; every time
-the game thread woke for an engine's answer it had to win the interpreter back from the search,
-and a search thread at low CPU priority, preempted while holding it, held up the game thread
-until it ran again (measured in ``docs/adjudication.md``). In a process of its own the search
-has its own interpreter, and it runs at the lowest CPU priority there is (Linux's
-``SCHED_IDLE``, else nice 19), so that it takes only time no engine and no referee wants.
+:class:`Pool`) and never waits for it: sending a position, telling the worker to stop and
+looking for its verdict cost the game thread a pipe write or a poll. A search in a thread of the
+referee would share the interpreter with the game thread; every time the game thread woke for an
+engine's answer it had to win the interpreter back from the search, and a search thread at low
+CPU priority, preempted while holding it, held up the game thread until it ran again (measured
+in ``docs/adjudication.md``). In a process of its own the search has its own interpreter, and it
+runs at the lowest CPU priority there is (Linux's ``SCHED_IDLE``, else nice 19), so that it
+takes only time no engine and no referee wants.
 
 The worker keeps what it proved through the game (the exhaustive solver's table) and through
 its life (the game's own solvers' tables), and searches the positions in the order they came,
