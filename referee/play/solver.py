@@ -43,6 +43,13 @@ from engine import OutOfBudget, Position
 from .exact import TABLE_LIMIT, attempt
 
 
+# The worker's interpreter switch interval (seconds): how long its search may keep the
+# interpreter from the thread that reads the referee's messages, so that a stop takes effect
+# at once and the search does not run on into the next engine's thinking (Python's default
+# is 5 ms, half a fixed-depth engine's move).
+STOP_LATENCY = 0.0002
+
+
 class SolverProcess:
     """The referee's handle on one worker process: positions go in, verdicts come out, and
     nothing here waits unless asked to (:meth:`verdict` with a timeout)."""
@@ -231,6 +238,7 @@ def lowest_priority() -> None:
 
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.setswitchinterval(STOP_LATENCY)
     lowest_priority()
     requests = Connection(os.dup(0), writable=False)
     verdicts = Connection(os.dup(1), readable=False)
