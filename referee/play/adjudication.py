@@ -7,8 +7,8 @@ The rules, in the order they are asked:
 
 * **exact**: the referee's own solvers prove the result of the position (the game's exact
   solver where it has one, such as Clobber's and Domineering's combinatorial-game solvers, else
-  :func:`exhaustive`, a search of every line to the end); mode ``decisive`` leaves a proven
-  draw to be played on;
+  :func:`~.exact.exhaustive`, a search of every line to the end); mode ``decisive`` leaves a
+  proven draw to be played on;
 * **resign**: with ``N = resign_plies`` and ``T = resign_score``, a side's last ``N`` moves
   all carried a score ``<= -T`` and (unless one-sided) its opponent's last ``N`` moves all a
   score ``>= T``; that side loses;
@@ -16,14 +16,16 @@ The rules, in the order they are asked:
   plies are all numbered above ``P`` and each carried a score within ``[-B, B]``.
 
 The exact rule costs no wall time: :meth:`Adjudicator.judge` gives it only a glance (what the
-solver proves within its first few hundred positions, and those proven on earlier plies of the
-game: they are kept); a position in reach but not proven at a glance is then searched in a
-thread of its own (:class:`Proof`) while the engine to move thinks, up to the time budget, and
-the search stops when the answer comes (unless ``exact_wait``: then the referee waits for the
-rest of the budget); after searches that proved nothing, the next ones are spaced out
+solver knows without searching); a position in reach but not proven at a glance is then
+searched in a process of its own (:class:`Proof`, :mod:`.solver`: one for the game, which keeps
+what it proved from ply to ply) while the engine to move thinks, up to the time budget, and the
+search stops when the answer comes (unless ``exact_wait``: then the referee waits for the rest
+of the budget); after searches that proved nothing, the next ones are spaced out
 (:data:`MOST_SKIPPED`). A proof found meanwhile ends the game after ply ``k`` all the same: the
 answer is not played. A position out of the solver's reach (the game's solver says so at once:
-too many open stones or squares) is not searched at all.
+too many open stones or squares) is not searched at all. The game's thread never waits for the
+search (it only looks whether its verdict has come), and :meth:`Adjudicator.close` stops it
+with the game.
 
 A move without a score (no analysis, a malformed one, an opening move) breaks every run of
 scores. Scores are the movers' own (``score`` of ``genmove_analyze``; ``proven win`` without a
@@ -40,40 +42,34 @@ True
 
 from __future__ import annotations
 
-import os
-import sys
-import threading
-import time
-from typing import Callable, Sequence
+from typing import Sequence
 
 from engine import COLOUR_NAMES, OutOfBudget, Outcome, Position, Termination
 
 from ..plan.adjudication import Adjudication
+from .exact import attempt
+from .solver import POOL, SolverProcess
 
-# The deepest line the exhaustive solver follows; a line still open there is not a proof.
-EXHAUSTIVE_DEPTH = 200
-# The exhaustive solver looks at the clock at the first position it searches (one not decided
-# at once, nor in its table) and every this many after: often enough (well under a millisecond)
-# that the game's thread, woken by the engine's answer, gets the interpreter back at once from
-# a search running beside it.
-CLOCK_EVERY = 8
-# The exhaustive solver's results kept through a game, at most (then it starts afresh).
-TABLE_LIMIT = 500_000
 # After a search that proved nothing before the engine answered, the next ones are spaced out:
 # the n-th fruitless search in a row skips the searches of the next 2**(n-1) - 1 plies, at most
 # this many (the glance still looks at every ply), so that a game the solver cannot reach costs
 # it little while an engine thinks.
 MOST_SKIPPED = 7
+# With ``exact_wait``, how long beyond the budget the referee waits for a verdict: the solver's
+# process may take up a position late (it starts with the first search, and it runs only on
+# idle time).
+WAIT_GRACE = 10.0
 
 
 class Adjudicator:
-    """Applies the rules of ``settings`` to one game; see the module docstring. It keeps what
-    the exact rule's solver proved from ply to ply."""
+    """Applies the rules of ``settings`` to one game; see the module docstring. The exact
+    rule's searches go to a process of their own (:attr:`solver`, from the referee's pool),
+    taken with the first search and given back by :meth:`close`."""
 
     def __init__(self, settings: Adjudication, move_limit: int | None = None) -> None:
         self.settings = settings
         self.move_limit = move_limit
-        self.table: dict = {}  # the exhaustive solver's proven results, for the whole game
+        self.solver: SolverProcess | None = None
         self._pending: tuple[Position, int] | None = None
         self._fruitless = 0  # searches in a row that proved nothing
         self._next_search = 0  # the first ply whose position is searched again
@@ -87,7 +83,7 @@ class Adjudicator:
                 or self._draw(ply, scores))
 
     def start_proof(self) -> Proof | None:
-        """The search of the position last judged, started in a thread of its own (call it
+        """The search of the position last judged, handed to the solver's process (call it
         as the engine to move is asked for its move); ``None`` when there is nothing to
         search (no exact rule, the position proven at a glance or out of the solver's reach)."""
         if self._pending is None:
@@ -96,7 +92,16 @@ class Adjudicator:
         self._pending = None
         if ply < self._next_search:
             return None
+        if self.solver is None:
+            self.solver = POOL.borrow()
         return Proof(self, position, ply)
+
+    def close(self) -> None:
+        """Stop the solver's searches and give its process back to the referee's pool (at the
+        end of the game)."""
+        if self.solver is not None:
+            POOL.give_back(self.solver)
+            self.solver = None
 
     def fruitless(self, ply: int) -> None:
         """The search of the position after ``ply`` plies proved nothing before the answer:
@@ -113,18 +118,16 @@ class Adjudicator:
             return None
         working = position.copy()
         try:
-            value = self.attempt(working, ply, lambda: True)
+            value = attempt(working, lambda: True, self.plies_left(ply))
         except OutOfBudget:  # in reach, but not proven at a glance
             self._pending = (working, ply)
             return None
         return None if value is None else self.verdict(position, ply, value)
 
-    def attempt(self, position: Position, ply: int, stop: Callable[[], bool]) -> int | None:
-        """:func:`attempt` on ``position`` after ``ply`` plies, with this game's table."""
-        plies_left = None if self.move_limit is None else self.move_limit - ply
-        if len(self.table) > TABLE_LIMIT:
-            self.table.clear()
-        return attempt(position, stop, plies_left, self.table)
+    def plies_left(self, ply: int) -> int | None:
+        """The plies left after ``ply`` before the move limit draws the game (``None``: no
+        limit)."""
+        return None if self.move_limit is None else self.move_limit - ply
 
     def verdict(self, position: Position, ply: int, value: int) -> Outcome | None:
         """The exact rule's verdict when the solver proved ``value`` (1, 0, -1 for the side to
@@ -172,54 +175,40 @@ class Adjudicator:
 
 
 class Proof:
-    """The exact rule's search of one position (after ``ply`` plies), in a thread of its own
-    from its start until :meth:`finish`: up to the budget of ``exact_time`` seconds from the
-    start, less when :meth:`finish` comes first (without ``exact_wait``)."""
+    """The exact rule's search of one position (after ``ply`` plies), in the solver's process
+    from its start until :meth:`finish`: up to the budget of ``exact_time`` seconds, less when
+    :meth:`finish` comes first (without ``exact_wait``)."""
 
     def __init__(self, adjudicator: Adjudicator, position: Position, ply: int) -> None:
         self.adjudicator = adjudicator
         self.position = position
         self.ply = ply
+        self.solver = adjudicator.solver
+        self.number = self.solver.search(position, adjudicator.plies_left(ply),
+                                         adjudicator.settings.exact_time)
         self.value: int | None = None
-        self._halt = threading.Event()
-        self._deadline = time.monotonic() + adjudicator.settings.exact_time
-        self._thread = threading.Thread(target=self._search, name="referee solver",
-                                        daemon=True)
-        self._thread.start()
 
-    def _search(self) -> None:
-        _lowest_priority()
-        try:
-            self.value = self.adjudicator.attempt(self.position, self.ply, self._stop)
-        except OutOfBudget:
-            pass
-
-    def _stop(self) -> bool:
-        time.sleep(0)  # lets the game's thread take the interpreter as soon as the answer comes
-        return self._halt.is_set() or time.monotonic() >= self._deadline
+    def wait(self, timeout: float) -> int | None:
+        """The proven value, waiting for it up to ``timeout`` seconds (0: only if it has come);
+        ``None`` when none came."""
+        if self.value is None and self.number is not None:
+            self.value = self.solver.verdict(self.number, timeout)
+        return self.value
 
     def finish(self, answered: bool) -> Outcome | None:
         """End the search (once the budget is spent, with ``exact_wait`` and an answer to
         wait after) and give the verdict: ``None`` when nothing was proven, or when the engine
         gave no answer (``answered`` false: the game ends otherwise)."""
-        if not (answered and self.adjudicator.settings.exact_wait):
-            self._halt.set()
-        self._thread.join()
+        settings = self.adjudicator.settings
+        waits = answered and settings.exact_wait
+        self.wait(settings.exact_time + WAIT_GRACE if waits else 0.0)
+        if self.number is not None and self.value is None:
+            self.solver.stop(self.number)
         if answered and self.value is None:
             self.adjudicator.fruitless(self.ply)
         if not answered or self.value is None:
             return None
         return self.adjudicator.verdict(self.position, self.ply, self.value)
-
-
-def _lowest_priority() -> None:
-    """Give the calling thread the lowest CPU priority (nice 19; Linux, where a thread has a
-    priority of its own): the solver takes only time that no engine wants."""
-    if sys.platform == "linux":
-        try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-        except OSError:
-            pass
 
 
 def _every_other(scores: Sequence[float | None], last: int, count: int) -> list[float] | None:
@@ -230,101 +219,3 @@ def _every_other(scores: Sequence[float | None], last: int, count: int) -> list[
         return None
     found = [scores[number - 1] for number in plies]
     return None if any(score is None for score in found) else found
-
-
-def prove(position: Position, seconds: float, plies_left: int | None = None) -> int | None:
-    """The result of ``position`` with perfect play for the side to move, 1 (wins), 0 (draw)
-    or -1 (loses), proven within ``seconds``; ``None`` when it was not (:func:`attempt`).
-    ``plies_left`` is the number of plies before the move limit draws the game (``None``: no
-    limit)."""
-    deadline = time.monotonic() + seconds
-    try:
-        return attempt(position.copy(), lambda: time.monotonic() >= deadline, plies_left)
-    except OutOfBudget:
-        return None
-
-
-def attempt(position: Position, stop: Callable[[], bool], plies_left: int | None = None,
-            table: dict | None = None) -> int | None:
-    """The result of ``position`` (1, 0, -1 for the side to move; the position is searched in
-    place), or ``None`` when it is out of reach; raises :class:`OutOfBudget` when ``stop()``
-    said so first. The game's own solver where it has one (it says at once when a position is
-    too big for it: an exhaustive search would not do better there), else :func:`exhaustive`
-    with ``table`` (results proven earlier, added to)."""
-    if not has_solver(position):
-        return exhaustive(position, stop, plies_left, table)
-    solved = position.solve(stop)
-    return None if solved is None else 1 if solved else -1
-
-
-def has_solver(position: Position) -> bool:
-    """Whether ``position``'s game has an exact solver of its own (``Position.solve``)."""
-    return type(position).solve is not Position.solve
-
-
-def exhaustive(position: Position, stop: Callable[[], bool], plies_left: int | None = None,
-               table: dict | None = None) -> int | None:
-    """The exact result of ``position`` (1, 0, -1 for the side to move) by searching every
-    line to the end of the game (at most :data:`EXHAUSTIVE_DEPTH` plies; a line that reaches
-    the move limit is a draw), or ``None`` when a line was too deep; raises
-    :class:`OutOfBudget` when ``stop()`` said so first. Results are shared between
-    transpositions (in ``table`` when given: results proven earlier, with the plies left to the
-    move limit, added to), except in games whose rules look at the history (repetition), where
-    a position's result depends on how it was reached. For small endgames of any game; games
-    with their own solver do better."""
-    return _Exhaustive(stop, plies_left, position, table).value(position, 0)
-
-
-class _Exhaustive:
-    """One exhaustive search: its clock, its move limit, its table of proven results (``table``
-    when given, shared with other searches of the same game; none in games whose rules look at
-    the history)."""
-
-    def __init__(self, stop: Callable[[], bool], plies_left: int | None, position: Position,
-                 table: dict | None = None) -> None:
-        self.stop = stop
-        self.draw_at = plies_left
-        self.limit = EXHAUSTIVE_DEPTH if plies_left is None else min(plies_left,
-                                                                     EXHAUSTIVE_DEPTH + 1)
-        self.table: dict | None = None
-        if not position.tracks_positions:
-            self.table = {} if table is None else table
-        self.nodes = 0
-
-    def value(self, position: Position, depth: int) -> int | None:
-        outcome = position.outcome
-        if outcome is not None:
-            return 0 if outcome.winner is None else 1 if outcome.winner == position.to_move else -1
-        if self.draw_at is not None and depth >= self.draw_at:
-            return 0
-        if depth >= self.limit:
-            return None
-        key = None
-        if self.table is not None:
-            # With a move limit the plies left are part of what decides the result.
-            key = (position.key(), None if self.draw_at is None else self.draw_at - depth)
-            if key in self.table:
-                return self.table[key]
-        self.nodes += 1
-        if self.nodes % CLOCK_EVERY == 1 and self.stop():
-            raise OutOfBudget
-        found = self._children(position, depth)
-        if key is not None and found is not None:
-            self.table[key] = found
-        return found
-
-    def _children(self, position: Position, depth: int) -> int | None:
-        best, open_line = -1, False
-        for move in position.legal_moves():
-            position.play(move)
-            try:
-                value = self.value(position, depth + 1)
-            finally:
-                position.undo()
-            if value is None:
-                open_line = True
-            elif -value > best:
-                best = -value
-                if best == 1:
-                    return 1
-        return None if open_line else best

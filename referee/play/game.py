@@ -320,6 +320,15 @@ class _Referee:
             self.observer(len(self.moves), self.moves[-1], clocks)
 
     def run(self) -> GameRecord:
+        """Play the game to its end and say how it ended; the adjudicator's solver ends with
+        it."""
+        try:
+            return self.play()
+        finally:
+            if self.adjudicator is not None:
+                self.adjudicator.close()
+
+    def play(self) -> GameRecord:
         """Play the game to its end and say how it ended."""
         try:
             for colour in (self.game.first_player, 1 - self.game.first_player):

@@ -8,7 +8,6 @@ import json
 import random
 import shlex
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -21,9 +20,11 @@ from referee.commands import cli
 from referee.plan.adjudication import Adjudication, AdjudicationError
 from referee.plan.setup import Setup
 from referee.play import adjudication
-from referee.play.adjudication import Adjudicator, prove
+from referee.play.adjudication import Adjudicator
+from referee.play.exact import prove
 from referee.play.channel import EngineChannel, InProcessChannel
 from referee.play.game import play_game
+from referee.play.solver import Searcher
 from referee.run.settings import RunSettings
 
 from ..results import rows_written
@@ -160,10 +161,6 @@ def test_exact_adjudication_agrees_with_playing_the_endgame_out(name, size, plie
 
 # --- the exact rule's solver works while the engine thinks ------------------------------------
 
-def in_solver_thread() -> bool:
-    return threading.current_thread().name == "referee solver"
-
-
 def depth_one_engine(on_genmove=lambda: None) -> InProcessChannel:
     """Our engine at depth 1 in this process; ``on_genmove()`` runs as each move is asked."""
     respond = build_engine(Player(depth=1, seed=1)).respond
@@ -175,27 +172,28 @@ def depth_one_engine(on_genmove=lambda: None) -> InProcessChannel:
     return InProcessChannel(answer)
 
 
+def recording_proofs(monkeypatch) -> list:
+    """Every :class:`adjudication.Proof` the referee starts from now on, in order."""
+    proofs = []
+
+    class Recorded(adjudication.Proof):
+        def __init__(self, *arguments) -> None:
+            super().__init__(*arguments)
+            proofs.append(self)
+    monkeypatch.setattr(adjudication, "Proof", Recorded)
+    return proofs
+
+
 def test_a_proof_found_while_the_engine_thinks_ends_the_game_after_its_answer(monkeypatch):
     # Breakthrough 5x5 with a limit of 5 plies: a proven draw at ply 0, but only after some
-    # 100,000 positions, far more than the glance before the move is asked. The solver's
-    # search waits for the move to be asked, and the engine answers only once it is done.
-    asked, proved, searches = threading.Event(), threading.Event(), []
-    real = adjudication.attempt
-
-    def attempt(*arguments):
-        if not in_solver_thread():
-            return real(*arguments)
-        searches.append(asked.wait(30))
-        value = real(*arguments)
-        proved.set()
-        return value
-    monkeypatch.setattr(adjudication, "attempt", attempt)
+    # 100,000 positions, far more than the glance before the move is asked. The engine answers
+    # only once the solver's process has sent its verdict.
+    proofs = recording_proofs(monkeypatch)
     genmoves = []
 
     def think():
-        genmoves.append(proved.is_set())
-        asked.set()
-        proved.wait(30)
+        genmoves.append(proofs[-1].value)
+        proofs[-1].wait(60)
     engines = [depth_one_engine(think), depth_one_engine(think)]
     setup = Setup("breakthrough", size=(5, 5), max_moves=5,
                   adjudication=Adjudication(exact="all", exact_time=60))
@@ -203,61 +201,46 @@ def test_a_proof_found_while_the_engine_thinks_ends_the_game_after_its_answer(mo
     assert (record.termination, record.result, record.moves) == (
         Termination.ADJUDICATED_EXACT, "0", [])
     assert record.reason == "the referee's solver proved a draw after ply 0"
-    # One move asked, before the proof; the search began while the engine thought.
-    assert genmoves == [False] and searches == [True]
+    # One move asked, its position searched and not yet proven when it was asked.
+    assert genmoves == [None] and len(proofs) == 1
 
 
 def test_the_search_stops_when_the_answer_comes(monkeypatch):
     # Breakthrough 8x8 is far beyond the solver: each search is stopped by the engine's
-    # answer (the budget, 60 s a position, is never waited for) and the game goes on. (The
-    # positions near the move limit are drawn by it; what a stopped search proved of them is
-    # kept, so they may need no search at all.)
-    endings = []
-    real = adjudication.attempt
-
-    def attempt(*arguments):
-        if not in_solver_thread():
-            return real(*arguments)
-        try:
-            return real(*arguments)
-        except OutOfBudget:
-            endings.append("stopped")
-            raise
-    monkeypatch.setattr(adjudication, "attempt", attempt)
+    # answer (the budget, 60 s a position, is never waited for) and the game goes on.
+    proofs = recording_proofs(monkeypatch)
     engines = [depth_one_engine(), depth_one_engine()]
     setup = Setup("breakthrough", max_moves=3,
                   adjudication=Adjudication(exact="decisive", exact_time=60))
     record = play_game(setup, engines, random.Random(1))
     assert (record.termination, len(record.moves)) == (Termination.MOVE_LIMIT, 3)
-    assert endings and endings == ["stopped"] * len(endings)
+    assert proofs and all(proof.value is None for proof in proofs)
 
 
 @pytest.mark.parametrize("name, solver", [("clobber", clobber.SOLVER),
                                           ("domineering", domineering.SOLVER)])
 def test_a_position_out_of_the_solvers_reach_costs_no_search(name, solver):
     # The start of Clobber 10x10 (100 stones) and Domineering 8x8 (64 empty squares): the
-    # game's solver says at once that they are too big; no search is started.
+    # game's solver says at once that they are too big; no search (nor process) is started.
     judge = Adjudicator(Adjudication(exact="all", exact_time=60))
     position = find_game(name)().initial_position()
     nodes = solver.nodes
     assert judge.judge(position, 0, []) is None and judge.start_proof() is None
-    assert solver.nodes == nodes
+    assert solver.nodes == nodes and judge.solver is None
 
 
 def test_what_the_solver_proved_is_kept_for_the_next_plies():
     # Breakthrough 5x5 with a limit of 5 plies: proving the start (a draw) proves every
-    # position after one move too; the same game's adjudicator knows them at a glance, a fresh
-    # one needs a search.
-    rules = Adjudication(exact="all", exact_time=60, exact_wait=True)
-    judge = Adjudicator(rules, move_limit=5)
+    # position after one move too; the same worker's searcher knows them at once, a fresh one
+    # needs a search.
+    searcher = Searcher()
     position = find_game("breakthrough")(size=(5, 5)).initial_position()
-    assert judge.judge(position, 0, []) is None
-    assert judge.start_proof().finish(answered=True).result == "0"
+    assert searcher.value(position, 5, lambda: False) == 0
     for move in position.legal_moves():
         position.play(move)
-        assert judge.judge(position, 1, []) is not None and judge.start_proof() is None
-        fresh = Adjudicator(rules, move_limit=5)
-        assert fresh.judge(position, 1, []) is None and fresh.start_proof() is not None
+        assert searcher.value(position, 4, lambda: True) is not None
+        with pytest.raises(OutOfBudget):
+            Searcher().value(position, 4, lambda: True)
         position.undo()
 
 
