@@ -192,8 +192,11 @@ def report(label: str, p50: float, p95: float) -> None:
               type=click.Path(dir_okay=False, path_type=pathlib.Path))
 @click.option("--reuse", is_flag=True, help="Measure the database at --path as it is.")
 @click.option("--seed", default=1, show_default=True)
+@click.option("--flush/--no-flush", default=True, show_default=True,
+              help="Flush every commit to the disk, as the service does unless its file says "
+                   "flush = false.")
 def main(games: int, pools: int, accounts: int, picks: int, path: pathlib.Path, reuse: bool,
-         seed: int) -> None:
+         seed: int, flush: bool) -> None:
     rng = random.Random(seed)
     if not reuse:
         for old in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
@@ -204,15 +207,16 @@ def main(games: int, pools: int, accounts: int, picks: int, path: pathlib.Path, 
             generate(records, games, pools, accounts, rng)
         print(f"  generated in {time.perf_counter() - began:.0f} s")
     size = path.stat().st_size
-    with LadderDatabase(path) as records:
+    with LadderDatabase(path, flush) as records:
         total = records.recent_games(1)[0].id
-        print(f"{path}: {size / 2 ** 20:,.0f} MiB, {size / total:,.0f} bytes per game")
+        print(f"{path}: {size / 2 ** 20:,.0f} MiB, {size / total:,.0f} bytes per game; "
+              f"{'every commit flushed' if flush else 'commits flushed at checkpoints'}")
         measure(records, rng, picks)
         for _ in range(10):  # left in progress, for the next opening to abort
             records.start_game(Seating(1, 1, 2, Engine("a", "1"), Engine("b", "1"),
                                        records.recent_games(1)[0].started))
     began = time.perf_counter()
-    with LadderDatabase(path) as records:
+    with LadderDatabase(path, flush) as records:
         aborted = records.abort_unfinished()
         ready = time.perf_counter() - began
         print(f"  open and ready ({aborted} aborted)      {ready * 1000:8.1f} ms")

@@ -86,7 +86,7 @@ class LadderService:
             except TlsError as error:
                 raise LadderError(str(error)) from None
         try:
-            self.records = LadderDatabase(settings.database)
+            self.records = LadderDatabase(settings.database, settings.flush)
             aborted = self.records.abort_unfinished()
         except (DatabaseError, sqlite3.Error, OSError) as error:
             raise LadderError(f"{settings.database}: {error}") from None

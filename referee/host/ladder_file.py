@@ -4,7 +4,11 @@
 Top-level keys: ``name``, ``database`` (the SQLite file), ``registration`` (``"open"``: a
 first login makes an account; ``"invitation"``: a new account needs an invitation token),
 ``grace`` (seconds a dropped participant has to come back during a game, default 60),
-``concurrency`` (most games at once in each pool, default 500).
+``concurrency`` (most games at once in each pool, default 500), ``flush`` (default ``true``:
+every write flushed to the disk before it counts as done, so that neither a kill of the server
+nor a power cut loses a finished game; ``false`` saves the flush, a fraction of a millisecond
+on an idle disk and several on a busy one, and a power cut may then lose the last games:
+:mod:`referee.records.database`).
 Tables: ``[listen]`` (``host``, ``port``, ``certificate``, ``key``, ``plain``: where
 participants connect), ``[pages]`` (``host``, ``port``; port 0: no pages), ``[lag]`` and
 ``[limits]`` as in the event file (:mod:`.file_tables`), one ``[[pool]]`` per pool (``name``,
@@ -78,6 +82,7 @@ class LadderSettings:
     registration: str = "open"
     grace: float = 60.0
     concurrency: int = 500
+    flush: bool = True
     listen: Listen = Listen(port=DEFAULT_PORT)
     pages: tuple[str, int] = ("127.0.0.1", DEFAULT_PAGES_PORT)
     lag: LagPolicy = LagPolicy()
@@ -157,6 +162,7 @@ def _ladder(reader: Table, path: Path) -> LadderSettings:
         database=home / reader.get("database", str, f"{path.stem}.db"),
         pools=pools, anchors=_anchors(reader, pools), registration=registration,
         grace=grace, concurrency=reader.whole("concurrency", 500, 1),
+        flush=reader.get("flush", bool, True),
         listen=listen_of(reader.table_of("listen"), home, DEFAULT_PORT),
         pages=(pages.get("host", str, "127.0.0.1"), pages.whole("port", DEFAULT_PAGES_PORT)),
         lag=lag_of(reader.table_of("lag")), door=door_of(limits),

@@ -6,13 +6,16 @@ in and come out as small frozen dataclasses (:class:`Account`, :class:`Pool`, :c
 :class:`Standing`...), never rows or dicts; a game's end is the rules' own
 :class:`~engine.Outcome`.
 
-**Durability.** The file is in WAL mode with ``synchronous=FULL``: every write transaction is
-in the write-ahead log and flushed to the disk (``fsync``) when its method returns, so a
-finished game survives a kill of the server and a power cut alike. ``NORMAL`` would skip that
-flush and keep only what a killed process wrote; on the machine the figures of
-``docs/ladder.md`` come from, the flush costs 0.4 to 4 ms per commit (idle to shared disk),
-and a ladder finishes a few games a second at most. Every method is one transaction (a write takes
-``BEGIN IMMEDIATE``), so a kill or a failure leaves each change whole or absent.
+**Durability.** The file is in WAL mode. With ``flush`` (``synchronous=FULL``, the default)
+every write transaction is in the write-ahead log and flushed to the disk (``fsync``) when its
+method returns, so a finished game survives a kill of the server and a power cut alike. Without
+(``synchronous=NORMAL``, the service file's ``flush = false``) a write is in the log, in the
+system's cache, when its method returns: a kill of the server (``kill -9``)
+loses nothing, a power cut may lose the last writes before the next checkpoint's flush, and the
+file stays whole either way; on the machine the figures of ``docs/ladder.md`` come from, the
+flush costs 0.4 to 4 ms per commit (idle to shared disk, p95 up to 9 ms). Every method is one
+transaction (a write takes ``BEGIN IMMEDIATE``), so a kill or a failure leaves each change whole
+or absent.
 
 **Threads.** One connection writes, behind a lock (SQLite lets one writer in at a time anyway,
 and the lock queues writers without SQLite's busy-wait sleeps: two writing threads recorded
@@ -381,11 +384,13 @@ def _is_write_failure(error: sqlite3.Error) -> bool:
 
 
 class LadderDatabase:
-    """The ladder's records in the SQLite file at ``path`` (created if missing); see the module
-    docstring. Safe to use from several threads; :meth:`close` when done."""
+    """The ladder's records in the SQLite file at ``path`` (created if missing), each commit
+    flushed to the disk unless ``flush`` is false; see the module docstring. Safe to use from
+    several threads; :meth:`close` when done."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], flush: bool = True) -> None:
         self.path = Path(path)
+        self.flush = flush
         self._lock = threading.RLock()  # the writer's
         self._in_batch = False
         self._readers_lock = threading.Lock()
@@ -425,10 +430,11 @@ class LadderDatabase:
         return connection
 
     def _prepare(self) -> None:
-        """Put the file in WAL mode with full syncs, and bring its schema up to date."""
+        """Put the file in WAL mode (flushing every commit, or at checkpoints: ``flush``), and
+        bring its schema up to date."""
         try:
             mode = self._writer.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            self._writer.execute("PRAGMA synchronous = FULL")
+            self._writer.execute(f"PRAGMA synchronous = {'FULL' if self.flush else 'NORMAL'}")
             version = self._writer.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.DatabaseError as error:
             raise DatabaseError(f"{self.path} is not a ladder database ({error})") from None
