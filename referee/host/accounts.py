@@ -57,6 +57,11 @@ class LoginRefused(ValueError):
     """A login or a new name refused; the message is the one line the client is told."""
 
 
+class WrongSecret(LoginRefused):
+    """A login refused for a wrong password or an unknown invitation: a guess, which a server
+    slows and then bans."""
+
+
 def name_problem(name: str) -> str | None:
     """What is wrong with ``name`` as an account name, or ``None`` if nothing is (whether it
     is taken is the database's to say)."""
@@ -172,7 +177,7 @@ class Accounts:
         """``account`` if ``password`` is its own and it is not disabled; its hash is made
         again if it was made at a lower cost."""
         if password_problem(password) or not password_matches(password, account.password_hash):
-            raise LoginRefused("wrong password")
+            raise WrongSecret("wrong password")
         if account.disabled:
             raise LoginRefused("account disabled")
         stored_cost = _cost_of(account.password_hash)
@@ -192,7 +197,7 @@ class Accounts:
                 name, name_key(name), hash_password(password, self.cost),
                 invitation_hash=None if self.registration_open else invitation_hash(invitation))
         except InvitationUnusable:
-            raise LoginRefused("unknown or used invitation") from None
+            raise WrongSecret("unknown or used invitation") from None
 
     def _look_alike(self, name: str) -> str:
         taken = self.records.account_by_key(name_key(name))

@@ -13,12 +13,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ..play.remote import RemoteChannel
-from .accounts import Accounts, LoginRefused
+from .accounts import Accounts, LoginRefused, WrongSecret
 from .gatekeeper import Admission, Gatekeeper, Refusal
 from .ladder_pool import LadderPool
-
-# The refusals that mean a wrong secret (slowed, then banned, by the server's door).
-WRONG_SECRETS = ("wrong password", "unknown or used invitation")
 
 
 class Lobby(Gatekeeper):
@@ -45,7 +42,7 @@ class Lobby(Gatekeeper):
         try:
             account = self.accounts.login(name, password, hello.get("invitation"))
         except LoginRefused as refusal:
-            raise Refusal(str(refusal), wrong_secret=str(refusal) in WRONG_SECRETS) from None
+            raise Refusal(str(refusal), wrong_secret=isinstance(refusal, WrongSecret)) from None
         if account.id in self.house:
             raise Refusal(f"{account.name} is one of the house's own engines")
         return Admission(account.name, f"{account.name}@{pool_name}", pool.join(account),
