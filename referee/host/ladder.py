@@ -99,7 +99,9 @@ class LadderService:
             self.pools[pool_settings.name] = LadderPool(
                 pool_settings, record, self.records, settings.grace, settings.lag,
                 settings.concurrency, self.log)
-        house = frozenset(self._seat_anchors())
+        self._seat_anchors()
+        house = frozenset(entrant.account.id for pool in self.pools.values()
+                          for entrant in pool.anchors())
         self.accounts = accounts
         for pool in self.pools.values():
             self._thread(self._serve, pool, name=f"pool {pool.pool.name}")
@@ -121,11 +123,8 @@ class LadderService:
         if not port:
             return
         by_id = {pool.pool.id: pool for pool in self.pools.values()}
-        anchors = {}
-        for anchor in self.settings.anchors:
-            pool = self.pools[anchor.pool]
-            account = self.records.account_by_name(anchor.name)
-            anchors.setdefault(pool.pool.id, (account.id, anchor.rating))
+        anchors = {pool.pool.id: (first.account.id, first.anchor)  # fixes the all-time scale
+                   for pool in self.pools.values() for first in pool.anchors()[:1]}
         try:
             self.pages = LadderPages(
                 self.records, lambda pool: by_id[pool].connected() if pool in by_id
@@ -149,10 +148,9 @@ class LadderService:
                               f"needs a new name")
         return known
 
-    def _seat_anchors(self) -> list[int]:
+    def _seat_anchors(self) -> None:
         """Seat every house anchor in its pool (its account made on first start, with a
-        password nobody knows): the anchors' account ids."""
-        house = []
+        password nobody knows)."""
         for anchor in self.settings.anchors:
             problem = cannot_start(EngineSpec(anchor.engine, anchor.name))
             if problem:
@@ -166,8 +164,6 @@ class LadderService:
                 except RecordError as error:
                     raise LadderError(f"anchor {anchor.name}: {error}") from None
             self.pools[anchor.pool].add_anchor(account, anchor.engine, anchor.rating)
-            house.append(account.id)
-        return house
 
     def _thread(self, target: Callable[..., None], *args: object, name: str) -> None:
         thread = threading.Thread(target=target, args=args, daemon=True, name=name)

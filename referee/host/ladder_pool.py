@@ -135,6 +135,10 @@ class LadderPool:
         self.run.engines.append(EngineSpec("remote", entrant.account.name,  # type: ignore
                                            control=self.settings.control))
 
+    def anchors(self) -> list[Entrant]:
+        """The pool's house anchors, in the order they were seated."""
+        return [entrant for entrant in self.entrants if entrant.anchor is not None]
+
     def channels(self) -> list[RemoteChannel]:
         """The channels of the accounts that ever joined this pool (not the house's)."""
         return [seat.channel for seat in self.seating.seats() if isinstance(seat, AccountSeat)]
