@@ -32,7 +32,16 @@ from ..play.lag import LagPolicy
 from ..records.config import ConfigError, read_config
 from ..run.settings import EventName, RunSettings
 from .door import DoorPolicy
-from .file_tables import Listen, Table, control_of, door_of, lag_of, listen_of, setup_of
+from .file_tables import (
+    Listen,
+    Table,
+    control_of,
+    door_of,
+    lag_of,
+    listen_of,
+    refuse_repeats,
+    setup_of,
+)
 from .roster import Entrant, token_digest
 
 FORMATS = ("round-robin", "double-round-robin", "gauntlet", "ladder")
@@ -115,9 +124,7 @@ def _entrants(reader: Table) -> tuple[Entrant, ...]:
     names = [entrant.name for entrant in entrants]
     if len(entrants) < 2:
         raise ValueError(f"an event needs at least two participants, not {len(entrants)}")
-    repeated = next((name for name in names if names.count(name) > 1), None)
-    if repeated:
-        raise ValueError(f"two participants are named {repeated!r}")
+    refuse_repeats(names, "participants")
     digests = [entrant.digest for entrant in entrants]
     if len(set(digests)) != len(digests):
         raise ValueError("two participants have the same token")
@@ -128,9 +135,7 @@ def _event(reader: Table, path: Path) -> EventSettings:
     home = path.resolve().parent
     grace = reader.number("grace", 60.0)
     setup = setup_of(reader, grace)
-    form = reader.get("format", str, "round-robin")
-    if form not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {form!r}")
+    form = reader.choice("format", FORMATS, "round-robin")
     entrants = _entrants(reader)
     gauntlet = reader.whole("gauntlet", 1 if form == "gauntlet" else 0)
     if form != "gauntlet":

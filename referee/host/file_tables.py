@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..plan.setup import DEFAULT_MAX_MOVES, Setup
 from ..plan.time_control import TimeControl
@@ -58,6 +58,13 @@ class Table:
             raise ValueError(f"{key} must be at least {low}, not {value}")
         return value
 
+    def choice(self, key: str, choices: Sequence[str], default: str) -> str:
+        """Text that must be one of ``choices``."""
+        value = self.get(key, str, default)
+        if value not in choices:
+            raise ValueError(f"{key} must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
     def table_of(self, key: str) -> Table:
         return Table(self.get(key, dict, {}), f"{self.where} [{key}]")
 
@@ -68,6 +75,13 @@ class Table:
             if not isinstance(table, dict):
                 raise ValueError(f"{key} {number} must be a table ([[{key}]])")
         return [Table(table, f"{key} {number}") for number, table in enumerate(tables, 1)]
+
+
+def refuse_repeats(names: Sequence[str], what: str) -> None:
+    """Raise when a name comes twice: ``two {what} are named ...``."""
+    repeated = next((name for name in names if names.count(name) > 1), None)
+    if repeated:
+        raise ValueError(f"two {what} are named {repeated!r}")
 
 
 @dataclass(frozen=True)

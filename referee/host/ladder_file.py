@@ -33,7 +33,16 @@ from ..play.lag import LagPolicy
 from ..records.config import ConfigError, read_config
 from .accounts import name_key, name_problem
 from .door import DoorPolicy
-from .file_tables import Listen, Table, control_of, door_of, lag_of, listen_of, setup_of
+from .file_tables import (
+    Listen,
+    Table,
+    control_of,
+    door_of,
+    lag_of,
+    listen_of,
+    refuse_repeats,
+    setup_of,
+)
 from .ladder_pages import DEFAULT_PORT as DEFAULT_PAGES_PORT
 
 DEFAULT_PORT = 6860
@@ -122,9 +131,7 @@ def _pools(table: Table, grace: float) -> tuple[PoolSettings, ...]:
     names = [pool.name for pool in pools]
     if not pools:
         raise ValueError("no pool ([[pool]] with a name and a game)")
-    repeated = next((name for name in names if names.count(name) > 1), None)
-    if repeated:
-        raise ValueError(f"two pools are named {repeated!r}")
+    refuse_repeats(names, "pools")
     return tuple(pools)
 
 
@@ -151,10 +158,7 @@ def _ladder(reader: Table, path: Path) -> LadderSettings:
     home = path.resolve().parent
     grace = reader.number("grace", 60.0)
     pools = _pools(reader, grace)
-    registration = reader.get("registration", str, "open")
-    if registration not in REGISTRATION:
-        raise ValueError(f"registration must be one of {', '.join(REGISTRATION)}, "
-                         f"not {registration!r}")
+    registration = reader.choice("registration", REGISTRATION, "open")
     pages = reader.table_of("pages")
     limits = reader.table_of("limits")
     return LadderSettings(
