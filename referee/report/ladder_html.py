@@ -23,7 +23,7 @@ from urllib.parse import quote
 from ..records.database import Account, EngineSeen, Game, OpponentRecord, Pool, RatingPoint
 from ..records.database import Standing
 from .charts import line_chart
-from .page import _static, table, viewer
+from .page import _static, page_head, table, viewer
 
 if TYPE_CHECKING:
     from ..stats.alltime import AllTimeTable
@@ -90,15 +90,8 @@ def _document(title: str, body: str, live: str = "", game: int | None = None,
     data += f' data-game="{int(game)}"' if game is not None else ""
     scripts = (f"<script>\n{_static('report.js')}</script>\n{script}"
                if live or game is not None else "")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="olympiad-referee ladder">
-<link rel="icon" href="data:,">
-<title>{escape(title)}</title>
-<style>
-{_static("report.css")}{LADDER_CSS}</style></head>
-<body data-assets="" data-title="{escape(title)}"{data}>
+    head = page_head(title, "olympiad-referee ladder", _static("report.css") + LADDER_CSS)
+    return head + f"""<body data-assets="" data-title="{escape(title)}"{data}>
 <nav><a href="/">pools</a><a href="/live">games in progress</a></nav>
 {body}
 {scripts}</body></html>

@@ -46,6 +46,20 @@ def _static(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
+def page_head(title: str, generator: str, style: str) -> str:
+    """A self-contained page's start, up to its ``<body>``: the character set, the viewport,
+    no icon to fetch, ``title`` and the style sheet ``style``, written into the page."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{generator}">
+<link rel="icon" href="data:,">
+<title>{escape(title)}</title>
+<style>
+{style}</style></head>
+"""
+
+
 def number(value: Any, digits: int = 1) -> str:
     """A figure as the tables show it (:mod:`referee.stats.figures`: ``n/a`` when undefined,
     ``+inf``/``-inf`` when infinite).
@@ -329,15 +343,7 @@ def render(data: ReportData) -> str:
     ]
     engines = "".join(f"<li>{escape(name)}</li>" for name in data.names)
     body = "\n".join(section for section in sections if section)
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="olympiad-referee">
-<link rel="icon" href="data:,">
-<title>{escape(title)}</title>
-<style>
-{_static("report.css")}</style></head>
-<body data-assets="{ASSETS_DIR}" data-title="{escape(title)}" data-live="live.json">
+    return page_head(title, "olympiad-referee", _static("report.css")) + f"""<body data-assets="{ASSETS_DIR}" data-title="{escape(title)}" data-live="live.json">
 <header><h1>{escape(title)}</h1><p class="meta">{escape(line)}</p>
 <p id="live-status" hidden></p></header>
 <main id="summary">
