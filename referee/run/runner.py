@@ -166,7 +166,7 @@ class Runner:
         self.no_show = no_show
         self._interrupts = 0
         self._busy: set[int] = set()
-        self._handed_over = run.tally.games  # games kept or being kept
+        self._handed_over = records.summary.games  # games kept or being kept
         # Entrants with a finished game not yet written: their next game waits for it, so
         # that observers hear of a game's end before the next game of the same entrants.
         self._unwritten: Counter = Counter()
