@@ -187,10 +187,10 @@ class LadderPool:
         after = []
         for colour, index in enumerate((black, white)):
             entrant = self.entrants[index]
-            score = 0.5 if winner is None else float(winner == colour)
-            rating = (before[colour] if entrant.anchor is not None
-                      else update(before[colour], [(before[1 - colour], score)]))
+            rating = before[colour]
             if entrant.anchor is None:
+                score = 0.5 if winner is None else float(winner == colour)
+                rating = update(rating, [(before[1 - colour], score)])
                 self.ratings[entrant.account.id] = (rating, when)
             after.append(Rating(entrant.account.id, rating.rating, rating.deviation,
                                 rating.volatility))
