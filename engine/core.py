@@ -379,6 +379,21 @@ class Position(ABC):
         early with :class:`engine.cgt.OutOfBudget`."""
         return None
 
+    def settled(self) -> tuple[int, int] | None:
+        """``(result, plies)`` when the result of perfect play is plain at a glance from the
+        rules (a race no defence can stop): ``result`` for the side to move (1 wins, 0 draw,
+        -1 loses), reached within at most ``plies`` plies whatever is played; ``None`` when it
+        is not (the default). Exact solvers take it as proven, searching no further."""
+        return None
+
+    def fewest_plies_to_end(self) -> int:
+        """A lower bound on the plies still to be played before the rules can end the game
+        from here (the move limit aside): 0 when it is over. Exact solvers skip the lines
+        that cannot end within their horizon, and give up at once on a position whose end is
+        beyond their reach. Games that can bound it cheaply (a race to a far rank) override
+        it; the default, 1, bounds nothing."""
+        return 0 if self.outcome is not None else 1
+
     def bounded_by(self, stop: Callable[[], bool]) -> ContextManager:
         """A context within which the game's own exact work (a solver that :meth:`evaluate`,
         :meth:`search_moves` or :meth:`solve` may call) also calls ``stop()`` now and then and

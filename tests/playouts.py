@@ -3,7 +3,8 @@
 :func:`check_playout` plays one seeded random game and checks, at every ply, the contract of
 :class:`engine.core.Position`: legal moves unique with unique texts, sorted texts, every text
 parses back (in any case) to its move, playing then undoing restores the position exactly,
-copies are equal and independent, the game ends with a consistent outcome.
+copies are equal and independent, the game ends with a consistent outcome, and no sooner than
+:meth:`~engine.core.Position.fewest_plies_to_end` said at any ply.
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ def check_playout(game: Game, seed: int, undo_every_ply: bool = True) -> Positio
     """Play one random game of ``game`` checking every invariant; returns the final position."""
     rng = random.Random(seed)
     position = game.initial_position()
+    earliest_end = 0  # the ply before which the bounds said the game could not end
     while position.outcome is None and position.ply < PLY_CAP:
+        earliest_end = max(earliest_end, position.ply + position.fewest_plies_to_end())
         moves = check_position(position)
         move = rng.choice(moves)
         if undo_every_ply:
@@ -67,6 +70,9 @@ def check_playout(game: Game, seed: int, undo_every_ply: bool = True) -> Positio
         else:
             position.play(move)
     check_position(position)
+    if position.outcome is not None:
+        assert position.ply >= earliest_end, "the game ended sooner than its bound said it could"
+        assert position.fewest_plies_to_end() == 0
     assert position.outcome is not None or game.may_not_end, (
         f"{game.name} did not end in {PLY_CAP} plies")
     return position

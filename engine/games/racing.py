@@ -206,6 +206,26 @@ class RacePosition(Position):
                            f"{COLOUR_NAMES[self.to_move]} has no legal move")
         return None
 
+    def fewest_plies_to_end(self) -> int:
+        """The plies before either side could reach its goal (its most advanced piece's
+        ranks to go, at the longest forward step a move makes) or take the other's last piece
+        (a capture a move); 1 on boards narrow enough for a side to be left without a legal
+        move (:attr:`always_moves_from`), where the next move might do it."""
+        if self.outcome is not None:
+            return 0
+        if self.board.cols < self.always_moves_from:
+            return 1
+        longest = max(ranks for ranks, _ in self.steps)
+        fewest = []
+        for colour in (self.to_move, self.to_move ^ 1):
+            ranks = self.board.progress[colour]
+            ahead = max(rank for rank, mask in enumerate(ranks) if self.pieces[colour] & mask)
+            moves = min(-(-(len(ranks) - 1 - ahead) // longest),
+                        self.pieces[colour ^ 1].bit_count())
+            # The side to move's n-th move is ply 2n - 1, the other side's ply 2n.
+            fewest.append(2 * moves - (colour == self.to_move))
+        return min(fewest)
+
     def move_text(self, move: int) -> str:
         target = move & TARGET_MASK
         capture = bool(self.pieces[self.to_move ^ 1] >> target & 1)
@@ -284,22 +304,33 @@ class RacePosition(Position):
                 count += bool(own & origins & origin)
         return count
 
-    def _race_verdict(self) -> int:
-        """``SURE_WIN`` when the side to move reaches its goal now, ``-SURE_WIN`` when it cannot
-        stop the opponent from reaching its goal next, else 0.
+    def settled(self) -> tuple[int, int] | None:
+        """``(1, 1)`` when the side to move reaches its goal now; ``(-1, plies)`` when it
+        cannot stop the opponent from reaching its goal within ``plies``; else ``None``.
 
         Pieces only move forward, so capturing is the only defence: two runners cannot both be
-        taken, and one runner is stopped only by more attackers than it has defenders, since
-        every recapture puts a new runner on the same square.
+        taken (the second arrives a ply later), and one runner is stopped only by more
+        attackers than it has defenders, since every recapture puts a new runner on the same
+        square (each exchange takes two plies; then one move of the side to move, and the
+        runner's).
         """
         mover = self.to_move
         if self._runners(mover):
-            return SURE_WIN
+            return 1, 1
         runners = self._runners(mover ^ 1)
-        if runners and (runners & (runners - 1) or self._attackers(mover, runners)
-                        <= self._attackers(mover ^ 1, runners)):
-            return -SURE_WIN
-        return 0
+        if not runners:
+            return None
+        if runners & (runners - 1):
+            return -1, 2
+        attackers = self._attackers(mover, runners)
+        if attackers <= self._attackers(mover ^ 1, runners):
+            return -1, 2 * attackers + 2
+        return None
+
+    def _race_verdict(self) -> int:
+        """``SURE_WIN`` or ``-SURE_WIN`` when the race is :meth:`settled`, else 0."""
+        settled = self.settled()
+        return 0 if settled is None else SURE_WIN * settled[0]
 
     def _material_and_advance(self, piece: int, advance: tuple[int, ...]) -> int:
         """The side to move's ``piece`` per piece plus ``advance[r]`` per piece ``r`` ranks from

@@ -21,7 +21,8 @@ searched in a process of its own (:class:`Proof`, :mod:`.solver`: one for the ga
 what it proved from ply to ply) while the engine to move thinks, up to the time budget, and the
 search stops when the answer comes (unless ``exact_wait``: then the referee waits for the rest
 of the budget); after searches that proved nothing, the next ones are spaced out
-(:data:`MOST_SKIPPED`). A proof found meanwhile ends the game after ply ``k`` all the same: the
+(:data:`MOST_SKIPPED`), and an engine that answered its last move at once gets no exhaustive
+search (:func:`~.exact.least_search_time`). A proof found meanwhile ends the game after ply ``k`` all the same: the
 answer is not played. A position out of the solver's reach (the game's solver says so at once:
 too many open stones or squares) is not searched at all. The game's thread never waits for the
 search (it only looks whether its verdict has come), and :meth:`Adjudicator.close` stops it
@@ -47,7 +48,7 @@ from typing import Sequence
 from engine import COLOUR_NAMES, OutOfBudget, Outcome, Position, Termination
 
 from ..plan.adjudication import Adjudication
-from .exact import attempt
+from .exact import attempt, least_search_time
 from .solver import POOL, SolverProcess
 
 # After a search that proved nothing before the engine answered, the next ones are spaced out:
@@ -82,15 +83,21 @@ class Adjudicator:
         return (self._exact(position, ply) or self._resign(position, ply, scores)
                 or self._draw(ply, scores))
 
-    def start_proof(self) -> Proof | None:
+    def start_proof(self, last_answer: float | None = None) -> Proof | None:
         """The search of the position last judged, handed to the solver's process (call it
-        as the engine to move is asked for its move); ``None`` when there is nothing to
-        search (no exact rule, the position proven at a glance or out of the solver's reach)."""
+        as the engine to move is asked for its move; ``last_answer`` is the seconds it took
+        over its previous move, ``None`` before its first); ``None`` when there is nothing to
+        search (no exact rule, the position proven at a glance or out of the solver's reach,
+        searches spaced out, an engine that answers too quickly for the solver:
+        :func:`~.exact.least_search_time`; unless the referee waits for its solver anyway)."""
         if self._pending is None:
             return None
         position, ply = self._pending
         self._pending = None
         if ply < self._next_search:
+            return None
+        if (last_answer is not None and last_answer < least_search_time(position)
+                and not self.settings.exact_wait):
             return None
         if self.solver is None:
             self.solver = POOL.borrow()

@@ -120,6 +120,7 @@ class _Referee:
         self.timed_moves = [0, 0]
         self.moves: list[str] = []
         self.clock_after_move: list[float | None] = []
+        self.answer_seconds: list[float | None] = [None, None]  # each side's last answer took
         self.move_seconds: list[float | None] = []  # charged for each move; None: opening's
         self._elapsed = 0.0  # charged for the move being asked
 
@@ -232,7 +233,8 @@ class _Referee:
         seconds, stones = clock.time_left()
         self.tell(colour, f"time_left {name} {seconds_text(seconds)} {stones}")
         command = ANALYSE if self.analysing[colour] else "genmove"
-        proof = self.adjudicator.start_proof() if self.adjudicator is not None else None
+        proof = (self.adjudicator.start_proof(self.answer_seconds[colour])
+                 if self.adjudicator is not None else None)
         start = time.monotonic()
         taking_back = answered = False
         try:
@@ -246,7 +248,7 @@ class _Referee:
         finally:
             elapsed = max(0.0, time.monotonic() - start - self.engines[colour].lag_allowance())
             self.used[colour] += elapsed
-            self._elapsed = elapsed
+            self._elapsed = self.answer_seconds[colour] = elapsed
             in_time = clock.charge(elapsed)
             verdict = proof.finish(answered) if proof is not None else None
         if verdict is not None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import OutOfBudget, Termination, find_game
+from engine import OutOfBudget, Position, Termination, find_game
 from engine.games import clobber, domineering
 from engine.search import Player
 from protocol.cli import build_engine
@@ -21,7 +21,7 @@ from referee.plan.adjudication import Adjudication, AdjudicationError
 from referee.plan.setup import Setup
 from referee.play import adjudication
 from referee.play.adjudication import Adjudicator
-from referee.play.exact import prove
+from referee.play.exact import QUICK_ANSWER, prove
 from referee.play.channel import EngineChannel, InProcessChannel
 from referee.play.game import play_game
 from referee.play.solver import Searcher
@@ -206,14 +206,15 @@ def test_a_proof_found_while_the_engine_thinks_ends_the_game_after_its_answer(mo
 
 
 def test_the_search_stops_when_the_answer_comes(monkeypatch):
-    # Breakthrough 8x8 is far beyond the solver: each search is stopped by the engine's
-    # answer (the budget, 60 s a position, is never waited for) and the game goes on.
+    # Lines of Action with a limit of 5 plies is far beyond the solver (every line to the limit:
+    # some 60 million positions): each search is stopped by the engine's answer (the budget,
+    # 60 s a position, is never waited for) and the game goes on.
     proofs = recording_proofs(monkeypatch)
     engines = [depth_one_engine(), depth_one_engine()]
-    setup = Setup("breakthrough", max_moves=3,
+    setup = Setup("loa", max_moves=5,
                   adjudication=Adjudication(exact="decisive", exact_time=60))
     record = play_game(setup, engines, random.Random(1))
-    assert (record.termination, len(record.moves)) == (Termination.MOVE_LIMIT, 3)
+    assert (record.termination, len(record.moves)) == (Termination.MOVE_LIMIT, 5)
     assert proofs and all(proof.value is None for proof in proofs)
 
 
@@ -329,3 +330,46 @@ def test_fruitless_searches_are_spaced_out_and_not_when_the_referee_waits(monkey
         searched.append(plies)
     assert searched[0] == [0, 1, 3, 7, 15, 23, 31, 39]
     assert searched[1] == list(range(40))
+
+
+@pytest.mark.parametrize("name, size, searched_when_quick", [
+    ("breakthrough", (5, 5), False), ("clobber", (5, 4), True)])
+def test_an_engine_that_answers_quickly_gets_no_exhaustive_search(
+        name, size, searched_when_quick, monkeypatch):
+    """A position in reach, not proven at a glance, is searched while the engine thinks;
+    after an engine answered within QUICK_ANSWER the exhaustive search is not started (a
+    game's own solver still is), unless the referee waits for its solver anyway."""
+    monkeypatch.setattr(adjudication, "Proof", lambda adjudicator, position, ply: ply)
+    position = find_game(name)(size=size).initial_position()
+    quick = QUICK_ANSWER / 2
+    for wait in (False, True):
+        adjudicator = Adjudicator(Adjudication(exact="all", exact_wait=wait), move_limit=40)
+        starts = []
+        for last_answer in (None, QUICK_ANSWER, quick):
+            assert adjudicator.judge(position, 0, []) is None
+            starts.append(adjudicator.start_proof(last_answer) is not None)
+        assert starts == [True, True, searched_when_quick or wait]
+
+
+def test_a_short_win_is_proven_however_deep_the_other_lines_go():
+    """The exhaustive search deepens a ply at a time: a win one move away in the middle of a
+    game of Lines of Action (where a line may go on for hundreds of plies) is proven at once,
+    not after the first line to the depth limit."""
+    rng, found = random.Random(3), 0
+    for _ in range(20):  # games, until three such positions were met
+        position = find_game("loa")().initial_position()
+        while position.outcome is None and found < 3:
+            if any(wins_at_once(position, move) for move in position.legal_moves()):
+                assert prove(position, 5.0) == 1
+                found += 1
+            position.play(rng.choice(position.legal_moves()))
+    assert found == 3
+
+
+def wins_at_once(position: Position, move) -> bool:
+    position.play(move)
+    try:
+        return position.outcome is not None and position.outcome.winner != position.to_move
+    finally:
+        position.undo()
+

@@ -102,7 +102,7 @@ def test_the_game_never_waits_for_the_solver_and_stops_it(monkeypatch):
             return super().verdict(number, timeout)
     pool = Pool(Frozen)
     monkeypatch.setattr(adjudication, "POOL", pool)
-    setup = Setup("breakthrough", size=(5, 5), max_moves=5,
+    setup = Setup("loa", max_moves=5,
                   adjudication=Adjudication(exact="all", exact_time=PATIENCE))
     try:
         record = play_game(setup, [depth_one_engine(), depth_one_engine()], random.Random(1))
