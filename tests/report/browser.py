@@ -23,6 +23,9 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--remote-debugging-pipe", "--window-size=1200,900"]
 TIMEOUT = 30.0
+# What Chromium answers an evaluation that a navigation (a reload) interrupted.
+NAVIGATING = ("Inspected target navigated or closed", "Execution context was destroyed",
+              "Cannot find context with specified id")
 
 
 class BrowserError(RuntimeError):
@@ -126,10 +129,16 @@ class Browser:
         return result["result"].get("value")
 
     def wait_for(self, expression: str, timeout: float = 10.0) -> Any:
-        """Poll ``expression`` until it is true; returns its value."""
+        """Poll ``expression`` until it is true; returns its value. A page navigating (a
+        reload) while the expression is evaluated counts as not yet."""
         deadline = time.monotonic() + timeout
         while True:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except BrowserError as error:
+                if not any(words in str(error) for words in NAVIGATING):
+                    raise
+                value = None
             if value:
                 return value
             if time.monotonic() > deadline:
