@@ -26,6 +26,14 @@ def test_a_service_file_reads_whole(tmp_path):
     assert settings.anchors[0].rating == 1400 and settings.pages == ("127.0.0.1", 0)
 
 
+def test_a_pool_s_book_is_found_beside_the_service_file(tmp_path):
+    settings = read_ladder(write_ladder(tmp_path, {
+        "loa": {"game": "loa", "openings": "books/loa.txt", "opening-plies": 0}}))
+    pool = settings.pool("loa")
+    assert (pool.openings, pool.opening_plies) == (tmp_path / "books/loa.txt", 0)
+    assert read_ladder(write_ladder(tmp_path)).pools[0].openings is None
+
+
 @pytest.mark.parametrize("pools, anchors, settings, message", [
     ({}, (), {}, "no pool ([[pool]] with a name and a game)"),
     ({"a b": {"game": "loa"}}, (), {}, "pool 1: name must be 1 to 40 letters"),
@@ -37,6 +45,11 @@ def test_a_service_file_reads_whole(tmp_path):
      "anchor 1: a name has 2 to 24 characters"),
     ({"loa": {"game": "loa"}}, (), {"registration": "closed"},
      "registration must be one of open, invitation, not 'closed'"),
+    ({"loa": {"game": "loa", "opening-plies": 4}}, (), {},
+     'pool loa: opening-plies needs openings (openings = "FILE")'),
+    ({"loa": {"game": "loa", "openings": "book.txt", "opening-plies": -1}}, (), {},
+     "pool loa: opening-plies must be at least 0, not -1"),
+    ({"loa": {"game": "loa", "openings": 3}}, (), {}, "pool loa: openings must be text"),
 ])
 def test_a_mistake_in_a_service_file_is_one_line_naming_it(tmp_path, pools, anchors, settings,
                                                           message):
