@@ -1,12 +1,14 @@
 """The ladder service: every pool of the service file served on one port, for as long as it
 runs, its records in one SQLite file.
 
-Started in this order and stopped in the reverse: the database (the games a stop or crash left
-in progress are marked aborted, unrated), the pools (synchronised with the database: a pool
-already there must be the same game and clock, a new one is added), the house anchors, the
-pools' runners (a thread each), the participants' server (:mod:`.event_server` with the
-:class:`~.ladder_lobby.Lobby` as its gatekeeper) and the pages (:mod:`.ladder_pages`). A stop abandons the games in
-progress (aborted, as after a crash): a ladder has no end to wait for.
+Started in this order and stopped in the reverse: the pools' opening books (each read and
+checked with its pool's game, or the service does not start), the database (the games a stop
+or crash left in progress are marked aborted, unrated), the pools (synchronised with the
+database: a pool already there must be the same game and clock, a new one is added), the house
+anchors, the pools' runners (a thread each), the participants' server (:mod:`.event_server`
+with the :class:`~.ladder_lobby.Lobby` as its gatekeeper) and the pages (:mod:`.ladder_pages`).
+A stop abandons the games in progress (aborted, as after a crash): a ladder has no end to wait
+for.
 
 A renewed TLS certificate is taken without a restart: :meth:`LadderService.reload_certificate`
 (on SIGHUP) loads the files again and offers them to every connection from then on
@@ -21,6 +23,8 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from ..plan.openings import BookError, load_book
+from ..plan.setup import Opening
 from ..play.entrants import EngineSpec, cannot_start
 from ..records.database import (
     DatabaseError,
@@ -79,6 +83,7 @@ class LadderService:
 
     def start(self) -> None:
         settings = self.settings
+        books = {pool.name: _book(pool) for pool in settings.pools}
         listen = settings.listen
         if listen.certificate is not None:
             try:
@@ -98,7 +103,7 @@ class LadderService:
             record = self._pool_record(pool_settings, known.get(pool_settings.name))
             self.pools[pool_settings.name] = LadderPool(
                 pool_settings, record, self.records, settings.grace, settings.lag,
-                settings.concurrency, self.log)
+                settings.concurrency, self.log, books[pool_settings.name])
         self._seat_anchors()
         house = frozenset(entrant.account.id for pool in self.pools.values()
                           for entrant in pool.anchors())
@@ -248,6 +253,18 @@ class LadderService:
                          f"next start")
             self.records.close()
             self.records = None
+
+
+def _book(settings: PoolSettings) -> list[Opening]:
+    """The openings of the pool's book, each checked with the pool's game, options and board
+    (none without a book); raises :class:`LadderError` naming the pool, the key and the place
+    in the book."""
+    if settings.openings is None:
+        return []
+    try:
+        return load_book(settings.openings, settings.setup, settings.opening_plies)
+    except BookError as error:
+        raise LadderError(f"pool {settings.name}: openings: {error}") from None
 
 
 def _pool_text(pool: tuple) -> str:

@@ -14,8 +14,10 @@ participants connect), ``[pages]`` (``host``, ``port``; port 0: no pages), ``[la
 ``[limits]`` as in the event file (:mod:`.file_tables`), one ``[[pool]]`` per pool (``name``,
 then the game and its clock as the event file gives them: ``game``, ``options``,
 ``boardsize``, ``time``, ``increment``, ``byoyomi``, ``stones``, ``move-time``,
-``time-margin``, ``max-moves``) and one ``[[anchor]]`` per house engine (``pool``, ``name``,
-``engine``: its command line, ``rating``: its fixed Glicko-2 rating).
+``time-margin``, ``max-moves``; ``openings``, an opening book as ``match --openings`` takes
+it, and ``opening-plies``, its openings cut to that many moves: the service checks the book
+when it starts) and one ``[[anchor]]`` per house engine (``pool``, ``name``, ``engine``: its
+command line, ``rating``: its fixed Glicko-2 rating).
 
 Paths are relative to the file's folder. Every mistake is a :class:`LadderFileError` of one
 line naming the key.
@@ -57,11 +59,15 @@ class LadderFileError(ValueError):
 
 @dataclass(frozen=True)
 class PoolSettings:
-    """One pool: a game with its options and board, and one clock for every game in it."""
+    """One pool: a game with its options and board, and one clock for every game in it; the
+    opening book its games start from (``None``: none), its openings cut to
+    ``opening_plies`` moves (``None``: whole)."""
 
     name: str
     setup: Setup
     control: TimeControl
+    openings: Path | None = None
+    opening_plies: int | None = None
 
     @property
     def board(self) -> str:
@@ -116,7 +122,7 @@ def read_ladder(path: Path) -> LadderSettings:
         raise LadderFileError(f"{path}: {error}") from None
 
 
-def _pools(table: Table, grace: float) -> tuple[PoolSettings, ...]:
+def _pools(table: Table, grace: float, home: Path) -> tuple[PoolSettings, ...]:
     pools = []
     for item in table.tables("pool"):
         name = item.get("name", str)
@@ -124,8 +130,8 @@ def _pools(table: Table, grace: float) -> tuple[PoolSettings, ...]:
             raise ValueError(f"{item.where}: name must be 1 to 40 letters, digits, '-', '_' "
                              f"and '.', not {name!r}")
         try:
-            pools.append(PoolSettings(name, setup_of(item, grace),
-                                      control_of(item)))
+            pools.append(PoolSettings(name, setup_of(item, grace), control_of(item),
+                                      *_book_of(item, home)))
         except ValueError as error:
             raise ValueError(f"pool {name}: {error}") from None
     names = [pool.name for pool in pools]
@@ -133,6 +139,19 @@ def _pools(table: Table, grace: float) -> tuple[PoolSettings, ...]:
         raise ValueError("no pool ([[pool]] with a name and a game)")
     refuse_repeats(names, "pools")
     return tuple(pools)
+
+
+def _book_of(item: Table, home: Path) -> tuple[Path | None, int | None]:
+    """A pool's ``openings`` (a path relative to ``home``) and ``opening-plies``; the book
+    itself is read when the service starts."""
+    book, plies = item.get("openings", str), item.get("opening-plies", int)
+    if book is None and plies is not None:
+        raise ValueError('opening-plies needs openings (openings = "FILE")')
+    if plies is not None and plies < 0:
+        raise ValueError(f"opening-plies must be at least 0, not {plies}")
+    if book is not None and not book.strip():
+        raise ValueError('openings must name a book (openings = "FILE")')
+    return (home / book if book is not None else None), plies
 
 
 def _anchors(table: Table, pools: tuple[PoolSettings, ...]) -> tuple[AnchorSettings, ...]:
@@ -157,7 +176,7 @@ def _anchors(table: Table, pools: tuple[PoolSettings, ...]) -> tuple[AnchorSetti
 def _ladder(reader: Table, path: Path) -> LadderSettings:
     home = path.resolve().parent
     grace = reader.number("grace", 60.0)
-    pools = _pools(reader, grace)
+    pools = _pools(reader, grace, home)
     registration = reader.choice("registration", REGISTRATION, "open")
     pages = reader.table_of("pages")
     limits = reader.table_of("limits")

@@ -144,18 +144,24 @@ def game_json(game: Game, whole: bool = False) -> dict[str, Any]:
         facts.update(moves=list(ending.moves), times=list(ending.times), lag=list(ending.lag),
                      at_fault=None if ending.at_fault is None else
                      ("black", "white")[ending.at_fault],
-                     analysis=list(ending.analysis) or None)
+                     analysis=list(ending.analysis) or None, opening=ending.opening,
+                     opening_plies=ending.opening_plies,
+                     start_options=dict(ending.start_options))
     return facts
 
 
 # --- what the pages read ---------------------------------------------------------------------
 
 def results_row(game: Game, pool: Pool) -> dict[str, Any]:
-    """A finished game as a results row, what the replay viewer and the SGF writer read."""
+    """A finished game as a results row, what the replay viewer and the SGF writer read: its
+    options are the pool's and those of its random start (as a match's row has them), its
+    first ``opening_plies`` moves those of its ``opening``."""
     ending = game.ending
-    row = {"game_no": game.id, "game": pool.game, "options": dict(pool.options),
-           "start_options": {}, "size": list(pool.size) if pool.size else None,
+    start = dict(ending.start_options)
+    row = {"game_no": game.id, "game": pool.game, "options": {**pool.options, **start},
+           "start_options": start, "size": list(pool.size) if pool.size else None,
            "black": game.black, "white": game.white, "moves": list(ending.moves),
+           "opening": ending.opening, "opening_plies": ending.opening_plies,
            "result": ending.outcome.result, "termination": ending.outcome.termination.value,
            "reason": ending.outcome.reason, "analysis": list(ending.analysis),
            "finished": ending.finished.strftime("%Y-%m-%d")}

@@ -6,10 +6,15 @@ A pool is a run of the one :class:`~referee.run.runner.Runner` with this policy:
 * **which games**: a rated :class:`~referee.plan.ladder.Ladder`: the ready, idle entrants are
   paired by closeness of rating with some randomness, as soon as they are free, for as long as
   the service runs;
+* **starts**: :class:`~referee.plan.ladder.LadderStarts`: a pair of entrants' first meeting
+  takes the next opening of the pool's book (if it has one) and a seed of its own (a random
+  start is drawn from it), their next meeting replays it with colours swapped, so that
+  deterministic engines do not play one game over and over;
 * **seats**: :class:`~referee.play.pool_seats.PoolSeating`, which grows as accounts join;
 * **records**: :class:`PoolRecords`, the service's database: a game is recorded as in progress
-  when it starts and finished (with the ratings it gave) when it ends, so that a stop or a
-  crash leaves it aborted and unrated, never lost or half-written.
+  when it starts and finished (with the ratings it gave, and the opening or random start it
+  was played from) when it ends, so that a stop or a crash leaves it aborted and unrated,
+  never lost or half-written.
 
 **Ratings** are Glicko-2 (:mod:`referee.stats.glicko`), updated after every game with that game
 as the rating period, the deviation first grown by the days since the player's last game (so
@@ -25,10 +30,11 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
-from ..plan.ladder import Ladder
+from ..plan.ladder import Ladder, LadderStarts
 from ..plan.schedule import ScheduledGame
+from ..plan.setup import Opening
 from ..play.entrants import EngineSpec
 from ..play.lag import LagPolicy
 from ..play.pool_seats import AccountSeat, AnchorSeat, PoolSeating
@@ -72,11 +78,12 @@ class Entrant:
 
 
 class LadderPool:
-    """A pool being served; see the module docstring. ``log`` takes a line per finished game."""
+    """A pool being served, its games started from the openings of ``book`` (none: the game's
+    own start); see the module docstring. ``log`` takes a line per finished game."""
 
     def __init__(self, settings: PoolSettings, pool: Pool, records: LadderDatabase,
                  grace: float, lag: LagPolicy, concurrency: int,
-                 log: Callable[[str], None]) -> None:
+                 log: Callable[[str], None], book: Sequence[Opening] = ()) -> None:
         self.settings = settings
         self.pool = pool
         self.records = records
@@ -93,7 +100,8 @@ class LadderPool:
         # The games handed out, of which a pool that runs for months keeps only the last.
         planned = deque(maxlen=PLANNED_KEPT)
         self.run = Run(settings.setup, [], planned, Path(), seed)  # type: ignore[arg-type]
-        self.ladder = Ladder(seed, 0, [], 0, rating=self.rating_of)
+        self.ladder = Ladder(seed, 0, [], 0, rating=self.rating_of,
+                             starts=LadderStarts(book, seed))
         kept = PoolRecords(self)
         self.runner = Runner(self.run, ThreadExecutor(concurrency), kept,
                              Observers([_GameStarts(self, kept), LiveView(self.live)]),
@@ -251,7 +259,8 @@ class PoolRecords(Records):
 
 def _ending(game: FinishedGame, finished: datetime.datetime) -> Ending:
     """The database's record of a finished game: each move's charged time and, for a move
-    across the network, the lag allowance granted (0 for the others)."""
+    across the network, the lag allowance granted (0 for the others); the opening it started
+    from and the options of its random start."""
     row = game.row
     allowances = [iter([allowance for _, allowance in row.get(f"{colour}_lag") or ()])
                   for colour in ("black", "white")]
@@ -259,4 +268,5 @@ def _ending(game: FinishedGame, finished: datetime.datetime) -> Ending:
     lag = [next(allowances[(first + ply) % 2], 0.0) for ply in range(len(row["moves"]))]
     return Ending(tuple(row["moves"]), tuple(seconds or 0.0 for seconds in game.times),
                   tuple(lag), game.result.outcome, finished, game.result.at_fault,
-                  tuple(row.get("analysis") or ()))
+                  tuple(row.get("analysis") or ()), row["opening"], row["opening_plies"],
+                  dict(row["start_options"]))

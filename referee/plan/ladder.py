@@ -8,15 +8,24 @@ everyone meets opponents of their strength and, now and then, others. Either way
 opponent twice in a row while someone else is present but busy, and black to the one who had it
 less. A :class:`Ladder` keeps the counts the pairing goes by, from the games already played and
 as each new one is made, and numbers the games it makes after the last one it was given.
+
+Two deterministic engines would play the very same game each time they meet. A rated pool's
+games therefore start as :class:`LadderStarts` says: a pair's first meeting takes the next
+opening of the pool's book (every opening once before any again) and a seed of its own (a
+random start such as laoCoon's layout is drawn from it); the pair's next meeting replays that
+start with colours swapped, as a match's pairs do.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from typing import Callable, Iterable, Sequence
 
+from .openings import order_openings
 from .schedule import ScheduledGame, game_seed
+from .setup import Opening
 
 # How far (rating points) the random part of rated pairing may move an entrant: a standard
 # deviation of a Gaussian added to each rating before sorting, so that entrants a class apart
@@ -83,16 +92,55 @@ def rated_pairings(idle: Sequence[int], rating: Callable[[int], float], blacks: 
     return pairs
 
 
+class LadderStarts:
+    """Where a ladder's games start from: a pair of entrants' first meeting takes the next
+    opening of ``book`` (shuffled once with ``seed`` and read round and round, so that every
+    opening is used once before any is used again; none without a book) and its own seed; the
+    pair's next meeting, whenever the pairing makes it, is the return game: the same opening
+    and seed (so the same random start) with colours swapped. The meeting after takes a new
+    opening, and so on.
+
+    >>> starts = LadderStarts([Opening(1, ("a2-a3",)), Opening(2, ("b2-b3",))], seed=1)
+    >>> first = starts.game(1, 0, 1, seed=11)
+    >>> again = starts.game(2, 0, 1, seed=22)  # the pairing gave 0 black again: swapped
+    >>> again.black, again.white, again.opening == first.opening, again.seed
+    (1, 0, True, 11)
+    >>> starts.game(3, 1, 0, seed=33).opening == first.opening  # the other opening now
+    False
+    """
+
+    def __init__(self, book: Sequence[Opening], seed: int) -> None:
+        shuffled = order_openings(book, len(book), "random", seed=seed) if book else []
+        self._openings = itertools.cycle(shuffled)
+        self._returns: dict[frozenset[int], ScheduledGame] = {}  # first games by pair
+
+    def game(self, number: int, black: int, white: int, seed: int) -> ScheduledGame:
+        """Game ``number``, which the pairing made between ``black`` and ``white`` with
+        ``seed``: the return game of their last meeting if that was a first one, else a first
+        game with the next opening."""
+        pair = frozenset({black, white})
+        first = self._returns.pop(pair, None)
+        if first is not None:
+            return ScheduledGame(number, None, first.white, first.black, first.seed,
+                                 first.opening)
+        game = ScheduledGame(number, None, black, white, seed, next(self._openings, None))
+        self._returns[pair] = game
+        return game
+
+
 class Ladder:
     """The pairing state of a ladder seeded by ``seed``, up to ``limit`` games (0: no limit),
     given the (black, white) entrant indexes of the games already played, the last of them
-    numbered ``last_game``; with ``rating`` (an entrant's rating now), a rated pool's pairing."""
+    numbered ``last_game``; with ``rating`` (an entrant's rating now), a rated pool's pairing;
+    with ``starts``, the games' openings, seeds and colours paired as it says."""
 
     def __init__(self, seed: int, limit: int, played: Iterable[tuple[int, int]],
-                 last_game: int, rating: Callable[[int], float] | None = None) -> None:
+                 last_game: int, rating: Callable[[int], float] | None = None,
+                 starts: LadderStarts | None = None) -> None:
         self.seed = seed
         self.limit = limit
         self.rating = rating
+        self.starts = starts
         self.met: Counter = Counter()
         self.played: Counter = Counter()
         self.blacks: Counter = Counter()
@@ -125,5 +173,7 @@ class Ladder:
         for black, white in pairs[:room]:
             number = self._next_game
             self._next_game += 1
-            games.append(ScheduledGame(number, None, black, white, game_seed(self.seed, number)))
+            seed = game_seed(self.seed, number)
+            games.append(self.starts.game(number, black, white, seed) if self.starts
+                         else ScheduledGame(number, None, black, white, seed))
         return games

@@ -148,12 +148,22 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_results_by_black ON games (black, pool, status, result, white);
     CREATE INDEX games_results_by_white ON games (white, pool, status, result, black);
     """,
+    # Where a finished game started from, so that its record replays: the number of the
+    # opening of the pool's book it was played from, how many of its first moves are that
+    # opening's, and the options that fixed its random start (a JSON object, as laoCoon's
+    # layout). Games recorded before have none of them.
+    """
+    ALTER TABLE games ADD COLUMN opening INTEGER;
+    ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN start_options TEXT;
+    """,
 )
 
 GAME_COLUMNS = """
     games.id, games.pool, black_account.name AS black_name, white_account.name AS white_name,
     black_engine, black_version, white_engine, white_version, status, started, finished,
-    moves, times, lag, analysis, result, termination, at_fault, reason
+    moves, times, lag, analysis, result, termination, at_fault, reason, opening, opening_plies,
+    start_options
 """
 GAME_SOURCE = """
     games JOIN accounts AS black_account ON black_account.id = games.black
@@ -241,7 +251,9 @@ class Ending:
     """How a game went and ended: the moves (canonical texts), the seconds each took and the lag
     granted for each (one entry per move, kept to the millisecond), the movers' analysis lines
     (JSON values, ``None`` where nothing was said; empty: none at all), the outcome, the colour
-    at fault (0 black, 1 white, ``None``) and when it finished."""
+    at fault (0 black, 1 white, ``None``) and when it finished; where it started: the number of
+    the book's ``opening`` it was played from (``None``: none), how many of the first moves are
+    that opening's (``opening_plies``), and the ``start_options`` that fixed a random start."""
 
     moves: tuple[str, ...]
     times: tuple[float, ...]
@@ -250,6 +262,9 @@ class Ending:
     finished: datetime.datetime
     at_fault: int | None = None
     analysis: tuple[Any, ...] = ()
+    opening: int | None = None
+    opening_plies: int = 0
+    start_options: Mapping[str, str] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -737,12 +752,14 @@ class LadderDatabase:
         finished = _text(ending.finished)
         connection.execute(
             "UPDATE games SET status = 'finished', finished = ?, moves = ?, times = ?, lag = ?, "
-            "analysis = ?, result = ?, termination = ?, at_fault = ?, reason = ? WHERE id = ?",
+            "analysis = ?, result = ?, termination = ?, at_fault = ?, reason = ?, opening = ?, "
+            "opening_plies = ?, start_options = ? WHERE id = ?",
             (finished, _json(ending.moves), _milliseconds(ending.times),
              _milliseconds(ending.lag), _json(ending.analysis) if ending.analysis else None,
              ending.outcome.result, ending.outcome.termination.value,
              None if ending.at_fault is None else COLOUR_NAMES[ending.at_fault],
-             ending.outcome.reason, game))
+             ending.outcome.reason, ending.opening, ending.opening_plies,
+             _json(dict(ending.start_options)) if ending.start_options else None, game))
         for colour, account in enumerate(players):
             self._tally(connection, pool, account, ending.outcome.winner, colour, finished)
         for rating in ratings:
@@ -960,7 +977,9 @@ def _game(row: sqlite3.Row) -> Game:
                             row["reason"]),
             finished=_time(row["finished"]),
             at_fault=None if row["at_fault"] is None else COLOUR_NAMES.index(row["at_fault"]),
-            analysis=tuple(json.loads(row["analysis"])) if row["analysis"] else ())
+            analysis=tuple(json.loads(row["analysis"])) if row["analysis"] else (),
+            opening=row["opening"], opening_plies=row["opening_plies"],
+            start_options=json.loads(row["start_options"]) if row["start_options"] else {})
     return Game(row["id"], row["pool"], row["black_name"], row["white_name"],
                 Engine(row["black_engine"], row["black_version"]),
                 Engine(row["white_engine"], row["white_version"]), GameStatus(row["status"]),

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from urllib.parse import quote
 
 from ..records.database import Account, EngineSeen, Game, OpponentRecord, Pool, RatingPoint
-from ..records.database import Standing
+from ..records.database import Ending, Standing
 from .charts import line_chart
 from .page import _static, page_head, table, viewer
 
@@ -253,17 +253,32 @@ def _inline_call(function: str, value: Any) -> str:
 
 
 def game_facts(game: Game, pool: Pool) -> str:
-    """The line under a game's title: pool, engines with their versions, times, the end."""
+    """The line under a game's title: pool, engines with their versions, times, the end, and
+    where it started (the book's opening, a random start's options) when not from the game's
+    own start."""
     engines = (f"black's engine {game.black_engine.name} {game.black_engine.version}, "
                f"white's {game.white_engine.name} {game.white_engine.version}")
     ending = game.ending
     if ending is not None:
         state = (f"{ending.outcome.result} · {ending.outcome.termination.value}: "
-                 f"{ending.outcome.reason} · finished {moment_text(ending.finished)} UTC")
+                 f"{ending.outcome.reason} · finished {moment_text(ending.finished)} UTC"
+                 f"{_start_text(ending)}")
     else:
         state = game.status.value + (f": {game.abort_reason}" if game.abort_reason else "")
     return (f"{_link(pool_href(pool.name), pool.name)} ({escape(pool.game)}) · "
             f"{escape(engines)} · started {moment_text(game.started)} UTC · {escape(state)}")
+
+
+def _start_text(ending: Ending) -> str:
+    """`` · opening 3 (4 plies) · start layout=...``, the parts that apply; empty for a game
+    played from its game's own start."""
+    parts = []
+    if ending.opening is not None:
+        parts.append(f"opening {ending.opening} ({ending.opening_plies} plies)")
+    if ending.start_options:
+        parts.append("start " + " ".join(f"{key}={value}"
+                                          for key, value in ending.start_options.items()))
+    return "".join(f" · {part}" for part in parts)
 
 
 def game_page(game: Game, pool: Pool, replay: Mapping[str, Any] | None) -> str:

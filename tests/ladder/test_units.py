@@ -1,15 +1,16 @@
-"""The ladder service's parts that need no server: its service file, rated pairing and the rest
-of an engine that misbehaved."""
+"""The ladder service's parts that need no server: its service file, rated pairing, the games'
+starts and the rest of an engine that misbehaved."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 
 from referee.host.ladder_file import LadderFileError, read_ladder
-from referee.plan.ladder import Ladder, rated_pairings
+from referee.plan.ladder import Ladder, LadderStarts, rated_pairings
+from referee.plan.setup import Opening
 from referee.play.pool_seats import MOST_REST_SECONDS, REST_SECONDS, _Rest
 
 from .service import write_ladder
@@ -25,6 +26,14 @@ def test_a_service_file_reads_whole(tmp_path):
     assert settings.anchors[0].rating == 1400 and settings.pages == ("127.0.0.1", 0)
 
 
+def test_a_pool_s_book_is_found_beside_the_service_file(tmp_path):
+    settings = read_ladder(write_ladder(tmp_path, {
+        "loa": {"game": "loa", "openings": "books/loa.txt", "opening-plies": 0}}))
+    pool = settings.pool("loa")
+    assert (pool.openings, pool.opening_plies) == (tmp_path / "books/loa.txt", 0)
+    assert read_ladder(write_ladder(tmp_path)).pools[0].openings is None
+
+
 @pytest.mark.parametrize("pools, anchors, settings, message", [
     ({}, (), {}, "no pool ([[pool]] with a name and a game)"),
     ({"a b": {"game": "loa"}}, (), {}, "pool 1: name must be 1 to 40 letters"),
@@ -36,6 +45,11 @@ def test_a_service_file_reads_whole(tmp_path):
      "anchor 1: a name has 2 to 24 characters"),
     ({"loa": {"game": "loa"}}, (), {"registration": "closed"},
      "registration must be one of open, invitation, not 'closed'"),
+    ({"loa": {"game": "loa", "opening-plies": 4}}, (), {},
+     'pool loa: opening-plies needs openings (openings = "FILE")'),
+    ({"loa": {"game": "loa", "openings": "book.txt", "opening-plies": -1}}, (), {},
+     "pool loa: opening-plies must be at least 0, not -1"),
+    ({"loa": {"game": "loa", "openings": 3}}, (), {}, "pool loa: openings must be text"),
 ])
 def test_a_mistake_in_a_service_file_is_one_line_naming_it(tmp_path, pools, anchors, settings,
                                                           message):
@@ -74,6 +88,33 @@ def test_a_rated_ladder_balances_colours_and_numbers_its_games():
     games = ladder.games([0, 1, 2], 3, 1)  # 0 and 1 just met: one of them meets 2
     assert len(games) == 1 and games[0].game_no == 5 and 2 in (games[0].black, games[0].white)
     assert games[0].black != 0  # 0 had black; the other takes it
+
+
+def test_each_pair_meets_again_on_its_last_start_with_colours_swapped_then_on_a_new_one():
+    """Four entrants paired at random: a pair's every other meeting replays the one before it
+    (opening, seed, colours swapped); the others take the book's openings in a cycle, every
+    opening once before any again."""
+    book = [Opening(number, (f"m{number}",)) for number in range(1, 6)]
+    ladder = Ladder(3, 0, [], 0, rating=dict.fromkeys(range(4), 1500.0).get,
+                    starts=LadderStarts(book, 3))
+    rng = random.Random(3)
+    meetings: dict[frozenset, list] = defaultdict(list)
+    drawn = []
+    for _ in range(200):
+        for game in ladder.games(rng.sample(range(4), rng.choice((2, 4))), 4, 2):
+            ladder.count(game.black, game.white)
+            before = meetings[frozenset({game.black, game.white})]
+            if len(before) % 2:
+                last = before[-1]
+                assert (game.black, game.white, game.opening, game.seed) == (
+                    last.white, last.black, last.opening, last.seed)
+            else:
+                drawn.append(game.opening.number)
+            before.append(game)
+    cycles = [drawn[start:start + len(book)] for start in range(0, len(drawn), len(book))]
+    assert len(cycles) > 10 and all(cycle == cycles[0] for cycle in cycles[:-1])
+    assert sorted(cycles[0]) == [1, 2, 3, 4, 5] and cycles[0] != [1, 2, 3, 4, 5]
+    assert len({game.seed for games in meetings.values() for game in games}) == len(drawn)
 
 
 def test_a_misbehaving_engine_rests_longer_each_time_in_a_row_up_to_a_limit():

@@ -114,6 +114,36 @@ def test_a_later_migration_runs_once_and_keeps_the_records(tmp_path, monkeypatch
     connection.close()
 
 
+def test_migration_3_keeps_the_games_before_it_and_records_starts_after_it(tmp_path,
+                                                                           monkeypatch):
+    path = tmp_path / "ladder.db"
+    with monkeypatch.context() as old:  # a file of schema 2, a game finished as it wrote them
+        old.setattr(database, "MIGRATIONS", database.MIGRATIONS[:2])
+        with LadderDatabase(path) as records:
+            pool = records.add_pool("go-9", "go", {"komi": "7"}, (9, 9), "300+5")
+            alice, bob = account(records, "alice"), account(records, "bob")
+            before = records.start_game(seating(pool, alice, bob))
+        with sqlite3.connect(path) as connection:
+            connection.execute(
+                "UPDATE games SET status = 'finished', finished = '2026-03-01 12:00:00', "
+                "moves = '[\"c3\"]', times = '[500]', lag = '[10]', result = 'B+', "
+                "termination = 'normal', reason = 'no moves left' WHERE id = ?", (before,))
+        connection.close()
+    with LadderDatabase(path) as records:
+        kept = records.game(before).ending
+        assert (kept.moves, kept.outcome.winner, kept.times) == (("c3",), 0, (0.5,))
+        assert (kept.opening, kept.opening_plies, kept.start_options) == (None, 0, {})
+        end = ending(1, plies=6)
+        started = Ending(end.moves, end.times, end.lag, end.outcome, end.finished,
+                         opening=3, opening_plies=2, start_options={"layout": "AB"})
+        after = records.add_game(seating(pool, bob, alice), started)
+        assert records.game(after).ending == started
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == len(
+            database.MIGRATIONS)
+    connection.close()
+
+
 def test_a_newer_schema_and_a_file_that_is_no_database_are_refused(tmp_path):
     newer = tmp_path / "newer.db"
     LadderDatabase(newer).close()
