@@ -180,8 +180,9 @@ class EventServer:
         link = Link(self._sender(connection), self._closer(connection), address,
                     lambda: connection.latency)
         try:  # welcome first: once attached, commands may follow at once
+            ticket = {} if admission.ticket is None else {"ticket": admission.ticket}
             await connection.send(wire.encode("welcome", name=admission.name,
-                                              event=admission.event or self.event))
+                                              event=admission.event or self.event, **ticket))
             await connection.ping()  # the round trip, measured at once (then at every ping)
         except ConnectionClosed:
             return
@@ -237,12 +238,15 @@ class EventServer:
         except Refusal as refusal:
             if refusal.wrong_secret:
                 await asyncio.sleep(self.door.failed(connection.address))
-            return await self._refuse(connection, str(refusal))
+            return await self._refuse(connection, str(refusal), refusal.retry)
 
-    async def _refuse(self, connection: _Connection, reason: str) -> None:
+    async def _refuse(self, connection: _Connection, reason: str,
+                      retry: str | None = None) -> None:
+        """Tell the client why it is refused (and what it may ``retry`` with), and close."""
         connection.settle(reason)
         try:
-            await connection.send(wire.encode("refused", reason=reason))
+            fields = {} if retry is None else {"retry": retry}
+            await connection.send(wire.encode("refused", reason=reason, **fields))
             await connection.close(POLICY_VIOLATION, one_line(reason, 120))
         except ConnectionClosed:
             pass
