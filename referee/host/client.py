@@ -20,9 +20,9 @@ that dies is reported (``lost``) and started afresh for the next command, as it 
 server asks (``reset``).
 
 At the ladder, a login with the password is answered with a resume ticket (:mod:`.tickets`),
-which the client keeps in memory only and presents in place of the password when it connects
-again (after a drop, or the server's restart): the server checks it without the slow password
-hash. A ticket the server no longer takes (expired, the account changed, the server's secret
+which the client keeps in memory only (a new one comes every day it stays connected) and
+presents in place of the password when it connects again (after a drop, or the server's
+restart): the server checks it without the slow password hash. A ticket the server no longer takes (expired, the account changed, the server's secret
 rotated) is refused with ``retry = "password"``; the client then logs in with its password at
 once, without a line, and says something only if that is refused too.
 """
@@ -279,6 +279,8 @@ class Client:
                     self._commands.put((connection, message["id"], message["line"]))
                 elif message["type"] == "reset":
                     self.engine.reset()
+                elif message["type"] == "ticket":
+                    self.ticket = message["ticket"]
                 elif message["type"] == "bye":
                     self.log(f"the server says: {message['reason']}")
                     return True

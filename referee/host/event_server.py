@@ -46,6 +46,7 @@ from ..text import one_line
 from . import wire
 from .door import Door, DoorPolicy
 from .gatekeeper import Admission, Gatekeeper, Refusal
+from .tickets import TICKET_RENEWAL
 
 HELLO_SECONDS = 10.0
 # Keep-alive pings every PING_SECONDS, each measuring the round trip the lag allowance believes
@@ -180,13 +181,16 @@ class EventServer:
         link = Link(self._sender(connection), self._closer(connection), address,
                     lambda: connection.latency)
         try:  # welcome first: once attached, commands may follow at once
-            ticket = {} if admission.ticket is None else {"ticket": admission.ticket}
+            ticket = {} if admission.tickets is None else {"ticket": await self._ticket(
+                admission.tickets)}
             await connection.send(wire.encode("welcome", name=admission.name,
                                               event=admission.event or self.event, **ticket))
             await connection.ping()  # the round trip, measured at once (then at every ping)
         except ConnectionClosed:
             return
         connection.settle()
+        renewing = None if admission.tickets is None else asyncio.create_task(
+            self._renew_tickets(connection, admission.tickets))
         previous = channel.attach(link)
         if previous is not None:
             previous.close(POLICY_VIOLATION, "replaced by a newer connection logged in as you")
@@ -210,9 +214,30 @@ class EventServer:
                 self.log(f"{name} ({address}) sent a message over {wire.MAX_MESSAGE_BYTES} "
                          f"bytes, disconnected")
         finally:
+            if renewing is not None:
+                renewing.cancel()
             channel.detach(link)
             if not self.closing and channel.link is None:
                 self.log(f"{name} disconnected")
+
+    @staticmethod
+    async def _ticket(tickets: Callable[[], str]) -> str:
+        """A new resume ticket from ``tickets``, made on a worker thread."""
+        return await asyncio.get_running_loop().run_in_executor(None, tickets)
+
+    async def _renew_tickets(self, connection: _Connection, tickets: Callable[[], str]) -> None:
+        """Send the client a new resume ticket every :data:`TICKET_RENEWAL` seconds while it
+        is connected, so that one connected for weeks still holds a good ticket when the
+        server restarts."""
+        while True:
+            await asyncio.sleep(TICKET_RENEWAL)
+            try:
+                await connection.send(wire.encode("ticket", ticket=await self._ticket(tickets)))
+            except ConnectionClosed:
+                return
+            except Exception as error:  # noqa: BLE001 - the database; tried again next time
+                self.log(f"{connection.address}: cannot renew its resume ticket: "
+                         f"{type(error).__name__}: {one_line(str(error))}")
 
     async def _login(self, connection: _Connection) -> Admission | None:
         """The participant the connection's ``hello`` proves it is, or ``None`` once refused."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..play.remote import RemoteChannel
 
@@ -29,13 +29,15 @@ class Refusal(Exception):
 class Admission:
     """A login let in: the name the welcome tells the client, the name the server's log gives
     it, the channel its connection carries, what the welcome calls the event (``None``: the
-    server's own name), and the resume ticket the welcome hands over (``None``: none)."""
+    server's own name), and where the resume tickets handed to the client come from (a new one
+    at each call, for this same login; ``None``: none are). A ticket is made on a worker thread
+    (it reads the database)."""
 
     name: str
     label: str
     channel: RemoteChannel
     event: str | None = None
-    ticket: str | None = field(default=None, repr=False)
+    tickets: Callable[[], str] | None = field(default=None, repr=False)
 
 
 class Gatekeeper(ABC):

@@ -6,7 +6,8 @@ ladder gave it at an earlier login. The account's rules (:mod:`.accounts`: a fir
 the account, later logins need its password or a good ticket) decide the login; the pool then
 gives the account's channel, made when the account first joins it. A ``hello`` with a
 ``ticket`` field (``""`` from a client that holds none yet) is answered with a new ticket in
-the welcome; a ticket that does not let its holder in is refused with ``retry = "password"``,
+the welcome, and is sent a new one every :data:`~.tickets.TICKET_RENEWAL` seconds while it
+stays (of the same login: a change to the account since ends them too); a ticket that does not let its holder in is refused with ``retry = "password"``,
 and the client logs in again with its password. A hello without the field is a password login
 as before tickets. One account may sit in several pools at once, with one connection each; a
 second connection to the same pool replaces the first, as at an event. House anchors' accounts
@@ -15,6 +16,7 @@ are the server's own: nobody logs in as one.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Iterable, Mapping
 
 from ..play.remote import RemoteChannel
@@ -50,7 +52,8 @@ class Lobby(Gatekeeper):
             raise Refusal(f"{account.name} is one of the house's own engines")
         return Admission(account.name, f"{account.name}@{pool_name}", pool.join(account),
                          f"{self.ladder}, pool {pool_name}",
-                         None if ticket is None else self.accounts.ticket(account))
+                         None if ticket is None else functools.partial(self.accounts.ticket,
+                                                                       account))
 
     def _account(self, hello: dict[str, Any]) -> Account:
         """The account the hello's resume ticket, else its password, proves it is. A ticket

@@ -35,6 +35,9 @@ from dataclasses import dataclass
 # How long a ticket lets its account in (a client connected longer logs in with its password
 # once at its next connection, and gets a new ticket).
 TICKET_LIFETIME = 7 * 24 * 3600
+# How often a client that stays connected is sent a new ticket (so that it holds a good one
+# whenever the server restarts, however long it has been connected).
+TICKET_RENEWAL = 24 * 3600
 # The longest ticket text a client may send (a real one is about 70 characters).
 MAX_TICKET_CHARS = 200
 

@@ -6,13 +6,14 @@ account's name and password (and an invitation when registration is closed), or 
 the password the resume ticket of an earlier login (:mod:`.tickets`; ``ticket = ""``: none
 yet, but the client takes one). The server answers ``welcome`` (the participant's name, and a
 new ticket when the hello had the ``ticket`` field) or ``refused`` (one line saying why, and
-``retry = "password"`` when the ticket lets nobody in any more) and closes. A hello without
-``ticket`` is answered as before tickets, so older clients go on working. Then the server
-sends ``command`` (one
-protocol line for the engine, with a number) and the client answers with ``answer`` (the
-engine's answer as it wrote it, and the seconds the engine took by the client's own watch) or
-``lost`` (the engine died or cannot be reached; the client starts a fresh one). ``reset`` asks
-the client to replace its engine by a fresh one; ``bye`` says the event is over.
+``retry = "password"`` when the ticket lets nobody in any more) and closes. A client given a
+ticket is sent a new one (``ticket``) every day it stays connected. A hello without ``ticket``
+is answered as before tickets, so older clients go on working. Then the server sends
+``command`` (one protocol line for the engine, with a number) and the client answers with
+``answer`` (the engine's answer as it wrote it, and the seconds the engine took by the client's
+own watch) or ``lost`` (the engine died or cannot be reached; the client starts a fresh one).
+``reset`` asks the client to replace its engine by a fresh one; ``bye`` says the event is
+over.
 
 The client knows no game: it relays lines. The server trusts nothing it says: answers are read
 as GTP answers, moves checked by the rules, and ``think`` is used only within the lag
@@ -61,6 +62,7 @@ KINDS: dict[str, dict[str, Any]] = {
     "answer": {"id": int, "text": str, "think": _NUMBER},
     "lost": {"id": int, "reason": str},
     "reset": {},
+    "ticket": {"ticket": str},
     "bye": {"reason": str},
 }
 _OPTIONAL = {("answer", "think"), ("welcome", "ticket"), ("refused", "retry"),

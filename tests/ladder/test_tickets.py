@@ -15,7 +15,7 @@ import pytest
 from websockets.sync.client import connect
 
 from referee.host import accounts as accounts_module
-from referee.host import tickets, wire
+from referee.host import event_server, tickets, wire
 from referee.host.accounts import Accounts
 from referee.host.admin import Admin
 from referee.host.gatekeeper import Refusal
@@ -117,6 +117,28 @@ def test_a_good_ticket_logs_in_without_a_password_hash_and_gets_a_new_one(ladder
     assert len(hashes) == 1
     plain = hello(ladder.url, pool="clobber", name="Ada", password=password_of("Ada"))
     assert plain == {"type": "welcome", "name": "Ada", "event": "Test ladder, pool clobber"}
+
+
+def test_a_connected_client_that_asked_for_tickets_is_sent_new_ones(tmp_path, monkeypatch):
+    monkeypatch.setattr(event_server, "TICKET_RENEWAL", 0.2)
+    with LadderService(read_ladder(write_ladder(tmp_path)), lambda line: None) as service:
+        with connect(service.url, open_timeout=10) as old, \
+                connect(service.url, open_timeout=10) as new:
+            old.send(wire.encode("hello", protocol=wire.PROTOCOL, pool="clobber", name="Old",
+                                 password="pw"))
+            new.send(wire.encode("hello", protocol=wire.PROTOCOL, pool="domineering",
+                                 name="New", password="pw", ticket=""))
+            assert "ticket" not in wire.decode(old.recv(timeout=10))
+            first = wire.decode(new.recv(timeout=10))["ticket"]
+            renewed = [wire.decode(new.recv(timeout=10)) for _ in range(2)]
+            with pytest.raises(TimeoutError):  # an older client is sent none
+                old.recv(timeout=1)
+        secret = service.records.ticket_secret(b"")
+        assert [message["type"] for message in renewed] == ["ticket", "ticket"]
+        assert tickets.verify(renewed[1]["ticket"], secret).account == \
+            tickets.verify(first, secret).account
+        assert hello(service.url, pool="clobber", name="New",
+                     ticket=renewed[1]["ticket"])["type"] == "welcome"
 
 
 def test_tickets_that_should_no_longer_let_in_are_refused_and_the_password_asked_for(ladder):
