@@ -40,6 +40,7 @@ from typing import Any, Callable, Coroutine
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from ..play.remote import Link, LinkLost, Violation
 from ..text import one_line
@@ -64,6 +65,10 @@ CLOSE_SECONDS = 1.0
 TIDY_SECONDS = 5.0
 POLICY_VIOLATION = 1008
 TOO_BIG = 1009
+
+
+class _Gone(Exception):
+    """The client closed its connection before its login was decided."""
 
 
 class _Connection(ServerConnection):
@@ -259,11 +264,25 @@ class EventServer:
                                       f"{wire.PROTOCOL}, the client {hello['protocol']}: "
                                       f"update it")
         try:
-            return await asyncio.get_running_loop().run_in_executor(None, self.gate.admit, hello)
+            return await asyncio.get_running_loop().run_in_executor(None, self._admit,
+                                                                    connection, hello)
+        except _Gone:
+            connection.settle("closed while its login waited its turn")
+            return None
         except Refusal as refusal:
             if refusal.wrong_secret:
                 await asyncio.sleep(self.door.failed(connection.address))
             return await self._refuse(connection, str(refusal), refusal.retry)
+
+    def _admit(self, connection: _Connection, hello: dict[str, Any]) -> Admission:
+        """The gate's admission of ``hello`` (on a worker thread), unless its client has gone
+        while the login waited for a worker: when a restarted server meets every client at
+        once, a client that gave up waiting comes again with a new hello, and the slow
+        password hash of its first is not computed for nobody (else the logins fall further
+        behind than the clients wait, and never catch up)."""
+        if connection.state is not State.OPEN:
+            raise _Gone
+        return self.gate.admit(hello)
 
     async def _refuse(self, connection: _Connection, reason: str,
                       retry: str | None = None) -> None:

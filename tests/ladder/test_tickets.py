@@ -1,6 +1,7 @@
 """Resume tickets: a participant's client comes back after the ladder's restart (and its kill
 -9) without a password hash; every ticket that should no longer let its account in is refused
-and the password is asked for instead; hostile tickets stop at the wire's gate.
+and the password is asked for instead; hostile tickets stop at the wire's gate. And the
+password logins of a restart's storm: one whose client left while it waited is not computed.
 
 The password hashes are counted through ``accounts._scrypt``, the one function that computes
 them, in a service run in the test's own process.
@@ -9,7 +10,9 @@ them, in a service run in the test's own process.
 from __future__ import annotations
 
 import ssl
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from websockets.sync.client import connect
@@ -85,6 +88,31 @@ def test_a_client_comes_back_after_a_kill_9_and_a_restart_without_a_password_has
     assert "refused by the server" not in client.output
     assert welcome["ticket"] not in "\n".join(lines) + server.output
     assert "Traceback" not in "\n".join(lines) + client.output
+
+
+def test_a_login_whose_client_left_while_it_waited_for_a_worker_is_not_computed(
+        tmp_path, hashes):
+    with LadderService(read_ladder(write_ladder(tmp_path)), lambda line: None) as service:
+        service.server._loop.set_default_executor(ThreadPoolExecutor(1))  # one login at a time
+        release, login = threading.Event(), service.accounts.login
+
+        def blocking_login(name, *rest):  # holds the one worker until released
+            if name == "Blocker":
+                release.wait(10)
+            return login(name, *rest)
+
+        service.accounts.login = blocking_login
+        with connect(service.url, open_timeout=10) as blocker:
+            blocker.send(wire.encode("hello", protocol=wire.PROTOCOL, pool="clobber",
+                                     name="Blocker", password="pw"))
+            with connect(service.url, open_timeout=10) as leaver:  # waits behind it, then goes
+                leaver.send(wire.encode("hello", protocol=wire.PROTOCOL, pool="clobber",
+                                        name="Leaver", password="pw"))
+            release.set()
+            assert wire.decode(blocker.recv(timeout=10))["type"] == "welcome"
+        assert hello(service.url, pool="clobber", name="Stayer", password="pw")["type"] == \
+            "welcome"
+        assert service.records.account_by_name("Leaver") is None and len(hashes) == 2
 
 
 @pytest.fixture
