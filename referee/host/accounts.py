@@ -225,7 +225,7 @@ class Accounts:
             raise StaleTicket("resume ticket expired")
         account = self.records.account_by_name(name)
         if account is None or account.id != held.account:
-            raise StaleTicket(f"the resume ticket is not {name}'s")
+            raise StaleTicket("resume ticket of another account")
         if account.generation != held.generation:
             raise StaleTicket("resume ticket ended by a change to the account")
         return account
