@@ -139,6 +139,17 @@ def password(name: str, password: str) -> None:
     click.echo(f"{name} has a new password")
 
 
+@ladder_admin.command("rotate-tickets")
+@_refusals
+def rotate_tickets() -> None:
+    """End every resume ticket (a new secret signs them): each client logs in with its
+    password at its next connection. For a secret that may have leaked (a copy of the
+    database)."""
+    _admin().rotate_tickets()
+    click.echo("every resume ticket has ended: each client logs in with its password at its "
+               "next connection")
+
+
 @ladder_admin.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @_refusals

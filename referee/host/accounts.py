@@ -17,6 +17,15 @@ stores the password again at the new cost. Hashes are compared with ``hmac.compa
 The default cost (n = 2^14, r = 8, p = 1: 16 MiB and about 0.1 s per hash on the 2-core
 machine of ``docs/ladder.md``) is Django's.
 
+**Resume tickets** (:mod:`.tickets`) let a client that logged in with its password log in
+again without it, cheaply (one HMAC, no scrypt): :meth:`Accounts.ticket` gives one after a
+login, :meth:`Accounts.resume` takes it back while it is good. A ticket ends when it expires
+(:data:`~.tickets.TICKET_LIFETIME`), when its account changes (a new password, disabled or
+enabled, renamed, merged: the database bumps the account's generation) and when the ladder's
+secret is rotated (:meth:`Accounts.rotate_tickets`; a database without a secret makes one at
+its first ticket). The secret is read at every ticket, so that a change made beside the server
+(``ladder admin``) counts at once.
+
 Every refusal is a :class:`LoginRefused` whose message is one line for the client. For an
 existing name the only one that depends on the password is ``wrong password``; whether the
 account is disabled is said only to whoever gave its password.
@@ -34,7 +43,9 @@ import hmac
 import os
 import secrets
 import string
+import time
 from dataclasses import dataclass
+from typing import Callable
 
 from ..records.database import (
     Account,
@@ -42,6 +53,7 @@ from ..records.database import (
     LadderDatabase,
     NameTaken,
 )
+from .tickets import TICKET_LIFETIME, ForgedTicket, Ticket, TicketError, sign, verify
 
 NAME_LENGTHS = range(2, 25)
 NAME_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-_.")
@@ -51,6 +63,7 @@ LOOK_ALIKES = (("rn", "m"), ("vv", "w"), ("0", "o"), ("1", "l"), ("i", "l"), ("_
                (".", "-"))
 SALT_BYTES = 16
 HASH_BYTES = 32
+TICKET_SECRET_BYTES = 32
 
 
 class LoginRefused(ValueError):
@@ -59,7 +72,12 @@ class LoginRefused(ValueError):
 
 class WrongSecret(LoginRefused):
     """A login refused for a wrong password or an unknown invitation: a guess, which a server
-    slows and then bans."""
+    slows and then bans (a forged resume ticket too)."""
+
+
+class StaleTicket(LoginRefused):
+    """A resume ticket the ladder gave but that lets nobody in any more (expired, its account
+    changed, the secret rotated): the client logs in with its password instead."""
 
 
 def name_problem(name: str) -> str | None:
@@ -154,10 +172,12 @@ class Accounts:
     ``registration_open`` false makes a new name need an invitation."""
 
     def __init__(self, records: LadderDatabase, registration_open: bool = True,
-                 cost: ScryptCost = ScryptCost()) -> None:
+                 cost: ScryptCost = ScryptCost(),
+                 clock: Callable[[], float] = time.time) -> None:
         self.records = records
         self.registration_open = registration_open
         self.cost = cost
+        self.clock = clock
 
     def login(self, name: str, password: str, invitation: str | None = None) -> Account:
         """The account ``name`` names (made now if the name is new), once ``password`` is its
@@ -182,8 +202,41 @@ class Accounts:
             raise LoginRefused("account disabled")
         stored_cost = _cost_of(account.password_hash)
         if stored_cost is not None and stored_cost.below(self.cost):
-            self.records.set_password_hash(account.id, hash_password(password, self.cost))
+            self.records.rehash_password(account.id, hash_password(password, self.cost))
         return account
+
+    def ticket(self, account: Account) -> str:
+        """A resume ticket for ``account`` (just logged in), good for
+        :data:`~.tickets.TICKET_LIFETIME` seconds unless the account changes first."""
+        expires = int(self.clock()) + TICKET_LIFETIME
+        return sign(Ticket(account.id, account.generation, expires), self._ticket_secret())
+
+    def resume(self, name: str, ticket: str) -> Account:
+        """The account ``name`` names, once ``ticket`` is a good resume ticket of it; raises
+        :class:`WrongSecret` for a ticket the ladder did not sign, :class:`StaleTicket` for one
+        it did that lets nobody in any more."""
+        try:
+            held = verify(ticket, self._ticket_secret())
+        except ForgedTicket as error:
+            raise WrongSecret(str(error)) from None
+        except TicketError as error:
+            raise StaleTicket(str(error)) from None
+        if held.expires <= self.clock():
+            raise StaleTicket("resume ticket expired")
+        account = self.records.account_by_name(name)
+        if account is None or account.id != held.account:
+            raise StaleTicket("resume ticket of another account")
+        if account.generation != held.generation:
+            raise StaleTicket("resume ticket ended by a change to the account")
+        return account
+
+    def rotate_tickets(self) -> None:
+        """Sign resume tickets with a new secret from now on: every ticket given before ends
+        (each client logs in with its password once more)."""
+        self.records.set_ticket_secret(secrets.token_bytes(TICKET_SECRET_BYTES))
+
+    def _ticket_secret(self) -> bytes:
+        return self.records.ticket_secret(secrets.token_bytes(TICKET_SECRET_BYTES))
 
     def _create(self, name: str, password: str, invitation: str | None) -> Account:
         """A new account ``name`` with ``password``, if the rules allow it."""

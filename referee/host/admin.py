@@ -1,5 +1,6 @@
 """What the operator does to a ladder's accounts from the command line, while the server runs:
-invitations, disabling and enabling, renaming, merging, new passwords.
+invitations, disabling and enabling, renaming, merging, new passwords, rotating the resume
+tickets' secret.
 
 Each is one transaction on the database file the server has open too (SQLite lets another
 process write beside it; WAL readers never wait), and :meth:`.Accounts.login` reads the
@@ -96,6 +97,11 @@ class Admin:
         except RecordError as error:
             raise AdminRefused(str(error)) from None
         return survivor
+
+    def rotate_tickets(self) -> None:
+        """End every resume ticket (a new secret signs them from now on): each client logs in
+        with its password at its next connection."""
+        self.accounts.rotate_tickets()
 
     def set_password(self, name: str, password: str) -> Account:
         """Give ``name``'s account a new password (for an owner who lost theirs)."""

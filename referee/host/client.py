@@ -18,6 +18,13 @@ another name it gives the date or the names, read from a second, unverified look
 certificate (:func:`.certificate.peer_certificate`). ``bye`` ends the client with 0. An engine
 that dies is reported (``lost``) and started afresh for the next command, as it is when the
 server asks (``reset``).
+
+At the ladder, a login with the password is answered with a resume ticket (:mod:`.tickets`),
+which the client keeps in memory only (a new one comes every day it stays connected) and
+presents in place of the password when it connects again (after a drop, or the server's
+restart): the server checks it without the slow password hash. A ticket the server no longer takes (expired, the account changed, the server's secret
+rotated) is refused with ``retry = "password"``; the client then logs in with its password at
+once, without a line, and says something only if that is refused too.
 """
 
 from __future__ import annotations
@@ -57,6 +64,10 @@ IP_ADDRESS_MISMATCH = 64
 
 class ClientError(Exception):
     """The client cannot go on (bad address, refused login); one line."""
+
+
+class _TicketRefused(Exception):
+    """The server no longer takes the client's resume ticket: log in with the password."""
 
 
 def client_tls(url: str, ca_file: str | None, plain: bool) -> ssl.SSLContext | None:
@@ -168,6 +179,7 @@ class Client:
         self.address = f"{_bracketed(self.host)}:{self.port}"
         self.engine = _Engine(engine)
         self.log = log
+        self.ticket: str | None = None  # the resume ticket of the last login, if any
         self._commands: queue.Queue = queue.Queue()
         self._worker = threading.Thread(target=self._work, daemon=True, name="engine relay")
         self._worker.start()
@@ -185,6 +197,8 @@ class Client:
                         if self._session(connection):
                             return 0
                         why = f"the server at {self.address} closed the connection"
+                except _TicketRefused:
+                    continue  # at once, with the password
                 except ssl.SSLCertVerificationError as error:
                     raise ClientError(self._distrust(error)) from None
                 except ConnectionRefusedError:
@@ -247,12 +261,16 @@ class Client:
 
     def _session(self, connection: ClientConnection) -> bool:
         """One connection's life; true when the event said goodbye."""
-        connection.send(wire.encode("hello", protocol=wire.PROTOCOL, **self.login))
+        connection.send(self._hello())
         reply = wire.decode(connection.recv(timeout=CONNECT_SECONDS))
         if reply["type"] == "refused":
+            if self.ticket and reply.get("retry") == "password":
+                self.ticket = None
+                raise _TicketRefused
             raise ClientError(f"refused by the server: {reply['reason']}")
         if reply["type"] != "welcome":
             raise ClientError(f"the server answered {reply['type']!r} to our hello")
+        self.ticket = reply.get("ticket")
         self.log(f"connected to {reply['event']} as {reply['name']}")
         try:
             for text in _messages(connection):
@@ -261,6 +279,8 @@ class Client:
                     self._commands.put((connection, message["id"], message["line"]))
                 elif message["type"] == "reset":
                     self.engine.reset()
+                elif message["type"] == "ticket":
+                    self.ticket = message["ticket"]
                 elif message["type"] == "bye":
                     self.log(f"the server says: {message['reason']}")
                     return True
@@ -270,6 +290,18 @@ class Client:
         if connection.close_code == POLICY_VIOLATION:
             raise ClientError(f"the server closed the connection: {connection.close_reason}")
         return False
+
+    def _hello(self) -> str:
+        """The ``hello`` message: at the ladder (a login with a password), the resume ticket in
+        place of the password when the client holds one, and asking for a ticket in any case;
+        at an event, the token."""
+        fields = dict(self.login)
+        if "password" in fields:
+            if self.ticket:
+                del fields["password"]
+                fields.pop("invitation", None)
+            fields["ticket"] = self.ticket or ""
+        return wire.encode("hello", protocol=wire.PROTOCOL, **fields)
 
     def _work(self) -> None:
         """Run the commands in order on the engine, sending each answer back."""

@@ -40,12 +40,14 @@ from typing import Any, Callable, Coroutine
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from ..play.remote import Link, LinkLost, Violation
 from ..text import one_line
 from . import wire
 from .door import Door, DoorPolicy
 from .gatekeeper import Admission, Gatekeeper, Refusal
+from .tickets import TICKET_RENEWAL
 
 HELLO_SECONDS = 10.0
 # Keep-alive pings every PING_SECONDS, each measuring the round trip the lag allowance believes
@@ -63,6 +65,10 @@ CLOSE_SECONDS = 1.0
 TIDY_SECONDS = 5.0
 POLICY_VIOLATION = 1008
 TOO_BIG = 1009
+
+
+class _Gone(Exception):
+    """The client closed its connection before its login was decided."""
 
 
 class _Connection(ServerConnection):
@@ -180,12 +186,16 @@ class EventServer:
         link = Link(self._sender(connection), self._closer(connection), address,
                     lambda: connection.latency)
         try:  # welcome first: once attached, commands may follow at once
+            ticket = {} if admission.tickets is None else {"ticket": await self._ticket(
+                admission.tickets)}
             await connection.send(wire.encode("welcome", name=admission.name,
-                                              event=admission.event or self.event))
+                                              event=admission.event or self.event, **ticket))
             await connection.ping()  # the round trip, measured at once (then at every ping)
         except ConnectionClosed:
             return
         connection.settle()
+        renewing = None if admission.tickets is None else asyncio.create_task(
+            self._renew_tickets(connection, admission.tickets))
         previous = channel.attach(link)
         if previous is not None:
             previous.close(POLICY_VIOLATION, "replaced by a newer connection logged in as you")
@@ -209,9 +219,30 @@ class EventServer:
                 self.log(f"{name} ({address}) sent a message over {wire.MAX_MESSAGE_BYTES} "
                          f"bytes, disconnected")
         finally:
+            if renewing is not None:
+                renewing.cancel()
             channel.detach(link)
             if not self.closing and channel.link is None:
                 self.log(f"{name} disconnected")
+
+    @staticmethod
+    async def _ticket(tickets: Callable[[], str]) -> str:
+        """A new resume ticket from ``tickets``, made on a worker thread."""
+        return await asyncio.get_running_loop().run_in_executor(None, tickets)
+
+    async def _renew_tickets(self, connection: _Connection, tickets: Callable[[], str]) -> None:
+        """Send the client a new resume ticket every :data:`TICKET_RENEWAL` seconds while it
+        is connected, so that one connected for weeks still holds a good ticket when the
+        server restarts."""
+        while True:
+            await asyncio.sleep(TICKET_RENEWAL)
+            try:
+                await connection.send(wire.encode("ticket", ticket=await self._ticket(tickets)))
+            except ConnectionClosed:
+                return
+            except Exception as error:  # noqa: BLE001 - the database; tried again next time
+                self.log(f"{connection.address}: cannot renew its resume ticket: "
+                         f"{type(error).__name__}: {one_line(str(error))}")
 
     async def _login(self, connection: _Connection) -> Admission | None:
         """The participant the connection's ``hello`` proves it is, or ``None`` once refused."""
@@ -233,16 +264,33 @@ class EventServer:
                                       f"{wire.PROTOCOL}, the client {hello['protocol']}: "
                                       f"update it")
         try:
-            return await asyncio.get_running_loop().run_in_executor(None, self.gate.admit, hello)
+            return await asyncio.get_running_loop().run_in_executor(None, self._admit,
+                                                                    connection, hello)
+        except _Gone:
+            connection.settle("closed while its login waited its turn")
+            return None
         except Refusal as refusal:
             if refusal.wrong_secret:
                 await asyncio.sleep(self.door.failed(connection.address))
-            return await self._refuse(connection, str(refusal))
+            return await self._refuse(connection, str(refusal), refusal.retry)
 
-    async def _refuse(self, connection: _Connection, reason: str) -> None:
+    def _admit(self, connection: _Connection, hello: dict[str, Any]) -> Admission:
+        """The gate's admission of ``hello`` (on a worker thread), unless its client has gone
+        while the login waited for a worker: when a restarted server meets every client at
+        once, a client that gave up waiting comes again with a new hello, and the slow
+        password hash of its first is not computed for nobody (else the logins fall further
+        behind than the clients wait, and never catch up)."""
+        if connection.state is not State.OPEN:
+            raise _Gone
+        return self.gate.admit(hello)
+
+    async def _refuse(self, connection: _Connection, reason: str,
+                      retry: str | None = None) -> None:
+        """Tell the client why it is refused (and what it may ``retry`` with), and close."""
         connection.settle(reason)
         try:
-            await connection.send(wire.encode("refused", reason=reason))
+            fields = {} if retry is None else {"retry": retry}
+            await connection.send(wire.encode("refused", reason=reason, **fields))
             await connection.close(POLICY_VIOLATION, one_line(reason, 120))
         except ConnectionClosed:
             pass

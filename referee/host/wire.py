@@ -2,12 +2,18 @@
 WebSocket text message.
 
 The client opens with ``hello``: its token at an event; at the ladder, the pool it joins, its
-account's name and password (and an invitation when registration is closed). The server
-answers ``welcome`` (the participant's name) or ``refused`` (one line saying why) and closes. Then the server sends ``command`` (one
-protocol line for the engine, with a number) and the client answers with ``answer`` (the
-engine's answer as it wrote it, and the seconds the engine took by the client's own watch) or
-``lost`` (the engine died or cannot be reached; the client starts a fresh one). ``reset`` asks
-the client to replace its engine by a fresh one; ``bye`` says the event is over.
+account's name and password (and an invitation when registration is closed), or in place of
+the password the resume ticket of an earlier login (:mod:`.tickets`; ``ticket = ""``: none
+yet, but the client takes one). The server answers ``welcome`` (the participant's name, and a
+new ticket when the hello had the ``ticket`` field) or ``refused`` (one line saying why, and
+``retry = "password"`` when the ticket lets nobody in any more) and closes. A client given a
+ticket is sent a new one (``ticket``) every day it stays connected. A hello without ``ticket``
+is answered as before tickets, so older clients go on working. Then the server sends
+``command`` (one protocol line for the engine, with a number) and the client answers with
+``answer`` (the engine's answer as it wrote it, and the seconds the engine took by the client's
+own watch) or ``lost`` (the engine died or cannot be reached; the client starts a fresh one).
+``reset`` asks the client to replace its engine by a fresh one; ``bye`` says the event is
+over.
 
 The client knows no game: it relays lines. The server trusts nothing it says: answers are read
 as GTP answers, moves checked by the rules, and ``think`` is used only within the lag
@@ -23,6 +29,10 @@ referee.host.wire.WireError: answer: 'id' must be an integer
 Traceback (most recent call last):
 ...
 referee.host.wire.WireError: text holds a lone surrogate (not Unicode text)
+>>> decode('{"type": "hello", "protocol": 1, "ticket": "ticket\\u00e9"}')
+Traceback (most recent call last):
+...
+referee.host.wire.WireError: hello: 'ticket' must be at most 200 printable ASCII characters
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ from typing import Any
 
 from .. import inbound
 from ..text import one_line
+from .tickets import MAX_TICKET_CHARS
 
 # The version of this protocol; a client speaking another is refused.
 PROTOCOL = 1
@@ -44,17 +55,21 @@ _NUMBER = (int, float)
 # _OPTIONAL).
 KINDS: dict[str, dict[str, Any]] = {
     "hello": {"protocol": int, "token": str, "pool": str, "name": str, "password": str,
-              "invitation": str},
-    "welcome": {"name": str, "event": str},
-    "refused": {"reason": str},
+              "invitation": str, "ticket": str},
+    "welcome": {"name": str, "event": str, "ticket": str},
+    "refused": {"reason": str, "retry": str},
     "command": {"id": int, "line": str},
     "answer": {"id": int, "text": str, "think": _NUMBER},
     "lost": {"id": int, "reason": str},
     "reset": {},
+    "ticket": {"ticket": str},
     "bye": {"reason": str},
 }
-_OPTIONAL = {("answer", "think"), *(("hello", name) for name in ("token", "pool", "name",
-                                                                  "password", "invitation"))}
+_OPTIONAL = {("answer", "think"), ("welcome", "ticket"), ("refused", "retry"),
+             *(("hello", name) for name in ("token", "pool", "name", "password", "invitation",
+                                            "ticket"))}
+# The text fields held to a few printable ASCII characters, with their longest.
+_SHORT = {"ticket": MAX_TICKET_CHARS, "retry": 20}
 # The largest value of each number field: ids count a game's commands, ``think`` is seconds.
 _LARGEST = {"id": 2 ** 53, "protocol": 2 ** 31, "think": 1e6}
 # Messages are flat objects: one level, with room to spare.
@@ -99,4 +114,8 @@ def decode(text: str | bytes) -> dict[str, Any]:
             raise WireError(f"{kind}: {name!r} must be {what}")
         if expected is not str and not 0 <= value <= _LARGEST[name]:
             raise WireError(f"{kind}: {name!r} must be from 0 to {_LARGEST[name]:g}")
+        if name in _SHORT and not (len(value) <= _SHORT[name] and value.isascii()
+                                   and value.isprintable()):
+            raise WireError(f"{kind}: {name!r} must be at most {_SHORT[name]} printable ASCII "
+                            f"characters")
     return message

@@ -157,7 +157,19 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN start_options TEXT;
     """,
+    # Resume tickets: an account's generation, bumped by every change that ends its tickets
+    # (a new password, disabled or enabled, renamed, merged), and the secret they are signed
+    # with.
+    """
+    ALTER TABLE accounts ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
+# The name of the resume tickets' secret in the table ``secrets``.
+TICKET_SECRET = "tickets"
 
 GAME_COLUMNS = """
     games.id, games.pool, black_account.name AS black_name, white_account.name AS white_name,
@@ -211,6 +223,7 @@ class Account:
     disabled: bool = False
     merged_into: int | None = None
     password_hash: str = field(default="", repr=False)
+    generation: int = 0  # bumped by each change that ends the account's resume tickets
 
 
 @dataclass(frozen=True)
@@ -605,8 +618,12 @@ class LadderDatabase:
                                               (account,)).fetchone())
 
     def set_password_hash(self, account: int, password_hash: str) -> None:
-        """Store a new password hash for ``account``."""
+        """Store the hash of a new password for ``account`` (its resume tickets end)."""
         self._update_account(account, "password_hash = ?", (password_hash,))
+
+    def rehash_password(self, account: int, password_hash: str) -> None:
+        """Store the same password hashed again (at a higher cost): its resume tickets stay."""
+        self._update_account(account, "password_hash = ?", (password_hash,), ending=False)
 
     def set_disabled(self, account: int, disabled: bool) -> None:
         """Disable ``account`` (its logins are refused) or enable it again."""
@@ -616,7 +633,12 @@ class LadderDatabase:
         """Give ``account`` a new name; its old one is free again. Raises :class:`NameTaken`."""
         self._update_account(account, "name = ?, name_key = ?", (name, name_key))
 
-    def _update_account(self, account: int, assignments: str, values: tuple) -> None:
+    def _update_account(self, account: int, assignments: str, values: tuple,
+                        ending: bool = True) -> None:
+        """Change ``account``; ``ending``: the change ends its resume tickets (its generation
+        is bumped)."""
+        if ending:
+            assignments += ", generation = generation + 1"
         with self._write() as connection:
             try:
                 changed = connection.execute(f"UPDATE accounts SET {assignments} WHERE id = ?",
@@ -637,8 +659,8 @@ class LadderDatabase:
             if account == survivor or len(rows) != 2 or any(row[1] for row in rows):
                 raise RecordError(f"cannot merge account {account} into {survivor}: both must "
                                   f"exist, differ and not be merged already")
-            connection.execute("UPDATE accounts SET merged_into = ? WHERE id = ? "
-                               "OR merged_into = ?", (survivor, account, account))
+            connection.execute("UPDATE accounts SET merged_into = ?, generation = generation "
+                               "+ 1 WHERE id = ? OR merged_into = ?", (survivor, account, account))
             for colour in COLOUR_NAMES:
                 connection.execute(f"UPDATE games SET {colour} = ? WHERE {colour} = ?",
                                    (survivor, account))
@@ -670,6 +692,26 @@ class LadderDatabase:
             "INSERT INTO standings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (pool, account, games, int(wins), int(draws), games - int(wins) - int(draws),
              last_seen, *rating))
+
+    def ticket_secret(self, fresh: bytes) -> bytes:
+        """The secret the resume tickets are signed with; ``fresh`` is stored as it first if
+        the database has none (when two processes do so at once, the first one's is kept)."""
+        with self._read() as connection:
+            row = connection.execute("SELECT value FROM secrets WHERE name = ?",
+                                     (TICKET_SECRET,)).fetchone()
+        if row is None:
+            with self._write() as connection:
+                connection.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                                   (TICKET_SECRET, fresh))
+                row = connection.execute("SELECT value FROM secrets WHERE name = ?",
+                                         (TICKET_SECRET,)).fetchone()
+        return bytes(row[0])
+
+    def set_ticket_secret(self, secret: bytes) -> None:
+        """Sign the resume tickets with ``secret`` from now on: every earlier ticket ends."""
+        with self._write() as connection:
+            connection.execute("INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)",
+                               (TICKET_SECRET, secret))
 
     def add_invitation(self, token_hash: str, created: datetime.datetime | None = None) -> None:
         """Keep an invitation (the SHA-256 of its token) for one new account."""
@@ -963,7 +1005,7 @@ class LadderDatabase:
 def _account_of(row: sqlite3.Row) -> Account:
     """An account from its row of ``accounts``."""
     return Account(row["id"], row["name"], _time(row["created"]), bool(row["disabled"]),
-                   row["merged_into"], row["password_hash"])
+                   row["merged_into"], row["password_hash"], row["generation"])
 
 
 def _game(row: sqlite3.Row) -> Game:

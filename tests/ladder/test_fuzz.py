@@ -1,5 +1,6 @@
 """The ladder's logins fuzzed: generated and mutated ``hello`` messages (pool, name, password,
-invitation, token) sent over real sockets on 127.0.0.1 to a real :class:`LadderService`.
+resume ticket, invitation, token) sent over real sockets on 127.0.0.1 to a real
+:class:`LadderService`.
 
 Whatever arrives, the server stays up and logs no traceback, each hello is welcomed or refused
 in one line, and an honest participant still logs in afterwards.
@@ -23,7 +24,7 @@ from ..event.test_fuzz import FUZZ, mutated, send_quietly
 from .service import write_ladder
 
 HELLO = {"type": "hello", "protocol": wire.PROTOCOL, "pool": "clobber", "name": "Fuzz",
-         "password": "the fuzzer's password"}
+         "password": "the fuzzer's password", "ticket": ""}
 
 
 @pytest.fixture(scope="module")

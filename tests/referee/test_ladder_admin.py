@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from referee.host.accounts import Accounts, LoginRefused, ScryptCost
+from referee.host.accounts import Accounts, LoginRefused, ScryptCost, StaleTicket
 from referee.records.database import Engine, LadderDatabase, Seating, now
 
 from .test_ladder_database import WRITER, consistent, ending
@@ -111,6 +111,18 @@ def test_the_password_is_asked_for_twice_when_not_given(service, accounts):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "s3cret" not in done.stdout + done.stderr, done
     assert accounts.login("Alice", "s3cret-pass").name == "Alice"
+
+
+def test_rotate_tickets_ends_every_resume_ticket_and_a_new_one_is_good(service, accounts):
+    alice = accounts.login("Alice", "pw")
+    ticket = accounts.ticket(alice)
+    assert accounts.resume("Alice", ticket) == alice
+    assert admin(service, "rotate-tickets").stdout == (
+        "every resume ticket has ended: each client logs in with its password at its next "
+        "connection\n")
+    with pytest.raises(StaleTicket, match="signed before the ladder's secret was rotated"):
+        accounts.resume("Alice", ticket)
+    assert accounts.resume("Alice", accounts.ticket(alice)) == alice
 
 
 def test_invitations_let_new_accounts_in_once_each_when_registration_is_closed(

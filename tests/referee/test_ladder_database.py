@@ -190,6 +190,47 @@ def test_password_disable_and_rename_change_the_account(records):
         records.set_disabled(999, True)
 
 
+def test_changes_that_end_resume_tickets_bump_the_generation_and_a_rehash_does_not(records):
+    alice, bob = account(records, "alice"), account(records, "bob")
+
+    def generation(name):
+        return records.account_by_name(name).generation
+
+    assert alice.generation == generation("alice") == 0
+    records.rehash_password(alice.id, "same password, higher cost")
+    assert generation("alice") == 0
+    records.set_password_hash(alice.id, "new password")
+    records.set_disabled(alice.id, True)
+    records.set_disabled(alice.id, False)
+    records.rename(alice.id, "alicia", "alicia")
+    assert generation("alicia") == 4
+    records.merge(bob.id, alice.id)
+    assert records.account_by_key("bob").generation == 1 and generation("alicia") == 4
+
+
+def test_the_ticket_secret_is_made_once_and_replaced_on_demand(tmp_path):
+    path = tmp_path / "ladder.db"
+    with LadderDatabase(path) as records:
+        assert records.ticket_secret(b"first") == b"first"
+        assert records.ticket_secret(b"second") == b"first"
+    with LadderDatabase(path) as records:  # kept in the file
+        assert records.ticket_secret(b"third") == b"first"
+        records.set_ticket_secret(b"rotated")
+        assert records.ticket_secret(b"fourth") == b"rotated"
+
+
+def test_a_file_of_schema_2_gets_generations_and_secrets_and_keeps_its_accounts(
+        tmp_path, monkeypatch):
+    path = tmp_path / "ladder.db"
+    with monkeypatch.context() as patched:
+        patched.setattr(database, "MIGRATIONS", database.MIGRATIONS[:2])
+        with LadderDatabase(path) as records:
+            alice = account(records, "alice")
+    with LadderDatabase(path) as records:
+        assert records.account_by_name("alice") == alice  # generation 0
+        assert records.ticket_secret(b"made") == b"made"
+
+
 def test_an_invitation_is_used_once_with_the_account_it_makes(records):
     records.add_invitation("digest")
     first = records.add_account("alice", "alice", "h", invitation_hash="digest")
