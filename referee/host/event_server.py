@@ -46,6 +46,7 @@ from ..text import one_line
 from . import wire
 from .door import Door, DoorPolicy
 from .gatekeeper import Admission, Gatekeeper, Refusal
+from .summed_log import peer_address
 
 HELLO_SECONDS = 10.0
 # Keep-alive pings every PING_SECONDS, each measuring the round trip the lag allowance believes
@@ -82,7 +83,7 @@ class _Connection(ServerConnection):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.accepted_at = time.monotonic()
-        self.address = _address(transport.get_extra_info("peername"))
+        self.address = peer_address(transport.get_extra_info("peername"))
         refusal = self.door.knock(self.address)
         if refusal is None:
             self.waiting = True
@@ -336,11 +337,3 @@ def _one_line_logger(log: Callable[[str], None]) -> logging.Logger:
     logger = logging.Logger("referee.host.event_server", logging.WARNING)  # this server's own,
     logger.addHandler(OneLine())  # not kept in logging's registry after the server is gone
     return logger
-
-
-def _address(peer: Any) -> str:
-    try:
-        host, port = peer[:2]
-    except (TypeError, ValueError):
-        return "?"
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
