@@ -61,6 +61,10 @@ class SummedLog:
         self._counted: dict[tuple[str, str], _Repeats] = {}
         self._crowded_at: float | None = None
 
+    def __len__(self) -> int:
+        """How many kinds and senders are counted now."""
+        return len(self._counted)
+
     def write(self, key: str, kind: str, line: str) -> None:
         """Write ``line``, the ``kind`` of line ``key`` caused, unless one like it was written
         within the interval: then only count it."""
