@@ -70,11 +70,11 @@ class SummedLog:
         within the interval: then only count it."""
         with self._lock:
             now = self.clock()
-            repeats = self._counted.pop((key, kind), None)
+            repeats = self._counted.get((key, kind))
             if repeats is not None and now - repeats.logged_at < self.interval:
-                repeats.since += 1
-                self._counted[(key, kind)] = repeats
+                repeats.since += 1  # left in its place: the order is that of logged_at
                 return
+            self._counted.pop((key, kind), None)
             more = f" (and {repeats.since} more like it)" if repeats and repeats.since else ""
             self.log(line + more)
             self._make_room(now)
@@ -102,8 +102,8 @@ class SummedLog:
             return
         if self._crowded_at is None or now - self._crowded_at >= self.interval:
             self._crowded_at = now
-            self.log(f"over {self.most} kinds of line from different senders within "
-                     f"{self.interval:g} s: the oldest counts are written early")
+            self.log(f"counting the repeats of over {self.most} lines at once: the oldest "
+                     f"counts are written early")
         while len(self._counted) >= self.most:
             self._forget(*next(iter(self._counted)))
 

@@ -105,10 +105,25 @@ def test_the_counts_kept_are_bounded_whatever_the_number_of_senders():
         for _ in range(3):
             log.write(f"10.0.{sender}.1", "404", f"refused 10.0.{sender}.1: 404")
         assert len(log) <= 8
-    assert len([line for line in lines if line.startswith("over 8 ")]) == 1  # once an interval
+    assert len([line for line in lines if "over 8 lines" in line]) == 1  # once an interval
     clock[0] = 10.0
     log.tidy()
     assert len(log) == 0
     assert len([line for line in lines if line.startswith("refused ")]) == 100
     assert [line for line in lines if " more from " in line] == [
         f"2 more from 10.0.{sender}.1: 404" for sender in range(100)]  # none lost, in order
+
+
+def test_a_count_is_written_when_its_interval_is_over_whatever_came_after():
+    clock, lines = [0.0], []
+    log = SummedLog(lines.append, "{count} more from {key}: {kind}", 10.0,
+                    clock=lambda: clock[0])
+    log.write("a", "404", "a: 404")
+    clock[0] = 5.0
+    log.write("b", "404", "b: 404")
+    clock[0] = 6.0
+    log.write("a", "404", "a: 404")  # a repeat of the older line, counted
+    clock[0] = 10.0
+    log.tidy()
+    assert lines == ["a: 404", "b: 404", "1 more from a: 404"]
+    assert len(log) == 1  # b's interval goes on
