@@ -133,3 +133,6 @@ class Door:
             if key not in self._banned and times[-1] <= now - self.policy.window:
                 del self._failures[key]
 
+    def flush(self) -> None:
+        """Write every count of repeated refusals now (the server is stopping)."""
+        self._refusals.flush()

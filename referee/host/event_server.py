@@ -295,7 +295,8 @@ class EventServer:
 
     async def _close(self) -> None:
         """Close the server and its connections, then end whatever is still running on the
-        loop (a connection that does not answer the close), so that nothing is left behind."""
+        loop (a connection that does not answer the close), so that nothing is left behind,
+        and write the door's counts of refusals not yet written."""
         self._tidying.cancel()
         self._server.close()
         try:
@@ -306,6 +307,7 @@ class EventServer:
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
+        self.door.flush()
 
     def _run(self, coroutine: Coroutine, timeout: float | None = None) -> Any:
         """Run ``coroutine`` on the server's loop and wait for its result."""
