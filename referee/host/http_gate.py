@@ -484,6 +484,7 @@ class GatedServer(ThreadingHTTPServer):
         self.refusals.tidy()
 
     def server_close(self) -> None:
+        """Close the listening socket, and write the counts of refusals not yet written."""
         super().server_close()
         self.refusals.flush()
 
