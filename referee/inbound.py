@@ -44,9 +44,14 @@ MAX_DEPTH = 16
 MAX_DIGITS = 24
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# Control characters other than tab and newline: nothing of ours writes them, and some (NUL,
-# escape sequences) harm the terminals and files they reach.
-_UNPRINTABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f]")
+# What text from outside may not carry into a record, a log line or a page: lone surrogates;
+# control characters other than tab and newline (C0, DEL and C1: NUL, escape sequences, and
+# U+009B, which some terminals take as an escape sequence's start); the line and paragraph
+# separators U+2028 and U+2029 (one line of a log that some readers show as two); and the
+# bidirectional embeddings, overrides and isolates U+202A-U+202E and U+2066-U+2069 (text that
+# reads in another order than it is stored: "Trojan Source").
+_UNPRINTABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f"
+                          "\u2028-\u202e\u2066-\u2069]")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
@@ -89,15 +94,20 @@ def load_json(data: bytes | str, max_bytes: int, max_depth: int = MAX_DEPTH,
 
 
 def printable(text: str) -> str:
-    """``text`` with every lone surrogate and control character (but tab and newline) replaced
-    by U+FFFD: text from outside made safe for a record, a log line or a page."""
+    """``text`` with every lone surrogate, control character (but tab and newline), line or
+    paragraph separator and bidirectional override or isolate replaced by U+FFFD: text from
+    outside made safe for a record, a log line or a page.
+
+    >>> printable("tab\\there \\x9b31m \\u2028 \\u202eevil\\u202c \\u2067x\\u2069 \\u200f")
+    'tab\\there \\ufffd31m \\ufffd \\ufffdevil\\ufffd \\ufffdx\\ufffd \\u200f'
+    """
     return _UNPRINTABLE.sub("\ufffd", text)
 
 
 def lenient_text(data: bytes) -> str:
     """``data`` as printable text whatever it holds: bytes that are not UTF-8 (encoded
-    surrogates, CESU-8, overlong forms such as modified UTF-8's ``\\xc0\\x80``) and every
-    control character but tab and newline become U+FFFD. For a peer forgiven its bytes, as the
+    surrogates, CESU-8, overlong forms such as modified UTF-8's ``\\xc0\\x80``) and what
+    :func:`printable` replaces become U+FFFD. For a peer forgiven its bytes, as the
     referee forgives an engine (and an engine the referee: ``docs/protocol.md``), where
     :func:`text_of` would refuse them."""
     return printable(data.decode("utf-8", "replace"))

@@ -11,8 +11,8 @@ The :class:`Door` keeps them from costing the participants anything:
   its connections are closed at once. The ban ends by itself, and the right token then gets in.
   Another address is never slowed by it.
 * **Every refusal is logged**, with the address and the reason, never the token; the same
-  refusal repeated from one address within :data:`LOG_INTERVAL` is summed into one line, so
-  that a flood cannot flood the log.
+  refusal repeated from one address within :data:`~.summed_log.LOG_INTERVAL` is summed into
+  one line (:class:`~.summed_log.SummedLog`), so that a flood cannot flood the log.
 
 An address is its host; an IPv6 address counts by its /64 block, the block one subscriber
 usually holds. The door is used from the server's one event-loop thread only, and keeps no
@@ -35,13 +35,11 @@ True
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from dataclasses import dataclass
 from typing import Callable
 
-# Repeats of one refusal from one address within this many seconds share one log line.
-LOG_INTERVAL = 10.0
+from .summed_log import SummedLog, address_key
 
 
 @dataclass(frozen=True)
@@ -59,15 +57,6 @@ class DoorPolicy:
     most_delay: float = 4.0         # ... doubling with each, up to this
 
 
-@dataclass
-class _Repeats:
-    """One refusal's log state for one address: when it was last written, and how many like
-    it came since."""
-
-    logged_at: float
-    since: int = 0
-
-
 class Door:
     """Admission before login under ``policy``; ``log`` takes one line per refusal."""
 
@@ -80,7 +69,8 @@ class Door:
         self._waiting: dict[str, int] = {}
         self._failures: dict[str, list[float]] = {}
         self._banned: dict[str, float] = {}
-        self._repeats: dict[tuple[str, str], _Repeats] = {}
+        self._refusals = SummedLog(log, "refused {count} more connections from {key}: {kind}",
+                                   clock=clock)
 
     def knock(self, address: str) -> str | None:
         """A connection from ``address`` was accepted: ``None`` when it may go on to log in
@@ -128,24 +118,14 @@ class Door:
 
     def refuse(self, address: str, reason: str) -> None:
         """Log the refusal of a connection from ``address`` (summed with its repeats)."""
-        now = self.clock()
-        repeats = self._repeats.get((address_key(address), reason))
-        if repeats is not None and now - repeats.logged_at < LOG_INTERVAL:
-            repeats.since += 1
-            return
-        more = f" (and {repeats.since} more like it)" if repeats and repeats.since else ""
-        self.log(f"refused a connection from {address}: {reason}{more}")
-        self._repeats[(address_key(address), reason)] = _Repeats(now)
+        self._refusals.write(address_key(address), reason,
+                             f"refused a connection from {address}: {reason}")
 
     def tidy(self) -> None:
         """Write the sums of repeated refusals whose interval is over, and forget what has
         expired (called every few seconds, so that the door's memory stays bounded)."""
         now = self.clock()
-        for (key, reason), repeats in list(self._repeats.items()):
-            if now - repeats.logged_at >= LOG_INTERVAL:
-                if repeats.since:
-                    self.log(f"refused {repeats.since} more connections from {key}: {reason}")
-                del self._repeats[(key, reason)]
+        self._refusals.tidy()
         for key, until in list(self._banned.items()):
             if now >= until:
                 del self._banned[key]
@@ -153,23 +133,6 @@ class Door:
             if key not in self._banned and times[-1] <= now - self.policy.window:
                 del self._failures[key]
 
-
-def address_key(address: str) -> str:
-    """What counts as one address: the host without its port; an IPv6 host by its /64.
-
-    >>> address_key("203.0.113.7:5000"), address_key("[2001:db8::1:2:3:4]:5000")
-    ('203.0.113.7', '2001:db8::/64')
-    >>> address_key("[::ffff:203.0.113.7]:5000"), address_key("[::1]:5000")
-    ('203.0.113.7', '::/64')
-    """
-    host = address[1:address.index("]")] if address.startswith("[") else \
-        address.rpartition(":")[0] or address
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    def flush(self) -> None:
+        """Write every count of repeated refusals now (the server is stopping)."""
+        self._refusals.flush()

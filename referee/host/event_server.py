@@ -47,6 +47,7 @@ from ..text import one_line
 from . import wire
 from .door import Door, DoorPolicy
 from .gatekeeper import Admission, Gatekeeper, Refusal
+from .summed_log import peer_address
 from .tickets import TICKET_RENEWAL
 
 HELLO_SECONDS = 10.0
@@ -88,7 +89,7 @@ class _Connection(ServerConnection):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.accepted_at = time.monotonic()
-        self.address = _address(transport.get_extra_info("peername"))
+        self.address = peer_address(transport.get_extra_info("peername"))
         refusal = self.door.knock(self.address)
         if refusal is None:
             self.waiting = True
@@ -342,7 +343,8 @@ class EventServer:
 
     async def _close(self) -> None:
         """Close the server and its connections, then end whatever is still running on the
-        loop (a connection that does not answer the close), so that nothing is left behind."""
+        loop (a connection that does not answer the close), so that nothing is left behind,
+        and write the door's counts of refusals not yet written."""
         self._tidying.cancel()
         self._server.close()
         try:
@@ -353,6 +355,7 @@ class EventServer:
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
+        self.door.flush()
 
     def _run(self, coroutine: Coroutine, timeout: float | None = None) -> Any:
         """Run ``coroutine`` on the server's loop and wait for its result."""
@@ -384,11 +387,3 @@ def _one_line_logger(log: Callable[[str], None]) -> logging.Logger:
     logger = logging.Logger("referee.host.event_server", logging.WARNING)  # this server's own,
     logger.addHandler(OneLine())  # not kept in logging's registry after the server is gone
     return logger
-
-
-def _address(peer: Any) -> str:
-    try:
-        host, port = peer[:2]
-    except (TypeError, ValueError):
-        return "?"
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

@@ -25,7 +25,9 @@ connection closed:
 =====  ============================================================================
 
 An exception in a handler becomes a 500 and one log line, never a traceback: the server and
-the game go on.
+the game go on. A refusal is logged (as a warning where the server says so, else at debug
+level) through a :class:`~.summed_log.SummedLog`: the first of each status from one address,
+then their count once an interval, so that a flood of bad requests writes a handful of lines.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from urllib.parse import parse_qsl, unquote
 
 from ..inbound import Refused, load_json, printable
 from ..text import one_line, whole
+from .summed_log import LOG_INTERVAL, SummedLog, address_key, peer_address
 
 
 @dataclass(frozen=True)
@@ -382,8 +385,10 @@ def _query(query: str, limits: Limits) -> dict[str, list[str]]:
 class GatedHandler(BaseHTTPRequestHandler):
     """A request handler behind a :class:`Gate`: subclasses set ``gate`` and ``logger`` and
     answer a :class:`Request` in :meth:`answer` (with :meth:`send` or :meth:`send_json`).
-    ``log_refusals``: log each refusal as a warning (else only handler failures)."""
+    ``log_refusals``: log refusals as warnings (else at debug level, with handler failures
+    warnings still)."""
 
+    server: GatedServer
     gate: Gate
     logger: logging.Logger
     log_refusals = False
@@ -414,12 +419,13 @@ class GatedHandler(BaseHTTPRequestHandler):
         raise NotImplementedError
 
     def refuse(self, status: HTTPStatus, reason: str) -> None:
-        """Answer ``status`` with ``reason`` (one line), logged when the server logs refusals."""
+        """Answer ``status`` with ``reason`` (one line), logged summed with the repeats of
+        ``status`` from the same address."""
         reason = one_line(printable(reason))
-        if self.log_refusals:
-            self.logger.warning("refused: %s", reason)
-        else:
-            self.logger.debug("refused: %s", reason)
+        address = peer_address(self.client_address)
+        self.server.refusals.write(address_key(address), f"{status.value} {status.phrase}",
+                                   f"refused a request from {address}: {reason} "
+                                   f"({status.value})")
         self.send_json({"error": f"refused {reason}"}, status)
 
     def send_json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
@@ -455,16 +461,32 @@ class GatedHandler(BaseHTTPRequestHandler):
 class GatedServer(ThreadingHTTPServer):
     """A threading HTTP server that serves at most ``limits.connections`` connections at once
     (more are answered 503 and closed at once, no thread started) and logs a failure as one
-    line, never a traceback."""
+    line, never a traceback; its refusals are summed over ``log_interval`` seconds."""
 
     daemon_threads = True
     request_queue_size = 128  # connections the kernel holds until they are accepted
 
-    def __init__(self, address: tuple[str, int], handler: type[GatedHandler]) -> None:
+    def __init__(self, address: tuple[str, int], handler: type[GatedHandler],
+                 log_interval: float = LOG_INTERVAL) -> None:
         self._slots = threading.BoundedSemaphore(handler.gate.limits.connections)
         self._log = handler.logger
         self._crowded = False
+        level = logging.WARNING if handler.log_refusals else logging.DEBUG
+        self.refusals = SummedLog(lambda line: self._log.log(level, "%s", line),
+                                  "refused {count} more requests from {key}: {kind}",
+                                  log_interval)
         super().__init__(address, handler)
+
+    def service_actions(self) -> None:
+        """Write the sums of refusals whose interval is over (called by ``serve_forever`` at
+        each turn of its loop, at least every poll interval)."""
+        super().service_actions()
+        self.refusals.tidy()
+
+    def server_close(self) -> None:
+        """Close the listening socket, and write the counts of refusals not yet written."""
+        super().server_close()
+        self.refusals.flush()
 
     def process_request(self, request: socket.socket, client_address: Any) -> None:
         if not self._slots.acquire(blocking=False):

@@ -46,6 +46,7 @@ from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary
 from .http_gate import (Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, flag, number,
                    plain_text, token)
+from .summed_log import LOG_INTERVAL
 
 LOOPBACK = "127.0.0.1"
 # Seconds a request for the state waits for a change before it answers all the same (the page
@@ -368,13 +369,14 @@ def _handler(seat: Seat, allowed_hosts: Callable[[], set[str]], limits: Limits,
 
 class SeatServer:
     """The page of ``seat`` served on 127.0.0.1 at ``port`` (0: any free port) from a daemon
-    thread, within ``limits``, redrawn at least every ``redraw`` seconds; raises ``OSError`` when
-    the port cannot be bound."""
+    thread, within ``limits``, redrawn at least every ``redraw`` seconds, its refusals logged
+    summed over ``log_interval`` seconds; raises ``OSError`` when the port cannot be bound."""
 
     def __init__(self, seat: Seat, port: int = 0, limits: Limits = LIMITS,
-                 redraw: float = REDRAW) -> None:
+                 redraw: float = REDRAW, log_interval: float = LOG_INTERVAL) -> None:
         self.seat = seat
-        self.httpd = GatedServer((LOOPBACK, port), _handler(seat, self._hosts, limits, redraw))
+        self.httpd = GatedServer((LOOPBACK, port), _handler(seat, self._hosts, limits, redraw),
+                                 log_interval)
         self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.1,),
                                         name="seat server", daemon=True)
         self._thread.start()

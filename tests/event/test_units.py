@@ -37,6 +37,7 @@ from referee.plan.schedule import plan
 from referee.plan.setup import Setup
 from referee.plan.time_control import TimeControl
 
+from ..processes import wait_for
 from .helpers import NAMES, write_event
 
 
@@ -247,3 +248,23 @@ def test_a_connection_that_never_says_hello_is_closed_and_logged(tmp_path):
         assert not roster.channels["a"].connected
     finally:
         server.stop()
+
+
+def test_repeated_refusals_are_one_line_and_their_count_is_written_at_the_stop():
+    roster = Roster([Entrant("a", token_digest("token-a-xxxxxxxxxx"))], 60, LagPolicy())
+    lines: list[str] = []
+    server = EventServer(roster, "test", "127.0.0.1", 0, None, lines.append)
+    try:
+        knocks = [socket.create_connection(("127.0.0.1", server.port), timeout=5)
+                  for _ in range(5)]
+        wait_for(lambda: server.door.waiting == 5, 10, what="the door to count 5 connections")
+        for knock in knocks:  # each closed before its WebSocket handshake: refused
+            knock.close()
+        wait_for(lambda: server.door.waiting == 0, 10, what="the door to see them closed")
+    finally:
+        server.stop()
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "closed before the WebSocket handshake",
+        "closed before the WebSocket handshake"]  # the first, then the count of the others
+    assert lines[1] == "refused 4 more connections from 127.0.0.1: closed before the WebSocket " \
+                       "handshake"

@@ -6,6 +6,7 @@ UTF-8 that parses, and ``report`` and ``stats`` read it. The engine is a real pr
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 import tempfile
@@ -191,3 +192,18 @@ def test_records_hold_any_text_from_outside(tmp_path):
     assert settings.checked(tmp_path).names == [printable(nasty)]
     assert_every_file_printable_and_readable(tmp_path)
     assert rows_written(tmp_path)[0]["reason"] == printable(nasty)
+
+
+def test_a_name_that_reads_backwards_shows_u_fffd_in_its_records_page_and_log(tmp_path, capfd):
+    """An engine naming itself with a bidirectional override and isolate ("Trojan Source": the
+    text after U+202E reads backwards) and a line separator: its name in the match's log lines,
+    its records and the report's page holds U+FFFD there instead."""
+    out = noisy_match(tmp_path, "name", ["= Evil\u202eexe.txt\u2066\u2028x\n\n".encode()], 1)
+    shown = "Evil\ufffdexe.txt\ufffd\ufffdx"
+    log = capfd.readouterr().out
+    assert f"game 1: {shown} vs " in log and f"Score of {shown} vs " in log
+    assert shown in [row["black"] if row["black_index"] == 1 else row["white"]
+                     for row in rows_written(out)]
+    assert_every_file_printable_and_readable(out)
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert shown in page and not re.search("[\u2028-\u202e\u2066-\u2069]", page)

@@ -72,3 +72,18 @@ def test_text_from_a_str_is_checked_too():
 def test_printable_keeps_tabs_and_newlines_and_replaces_the_rest():
     assert printable("a\tb\nc\x1b[31m\ud800") == "a\tb\nc\ufffd[31m\ufffd"
     printable("\udcff" * 3).encode("utf-8")
+
+
+@pytest.mark.parametrize("character", [
+    "\x80", "\x9b", "\x9f",                               # C1 controls (U+009B: a CSI)
+    "\u2028", "\u2029",                                    # line and paragraph separators
+    "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",        # embeddings and overrides
+    "\u2066", "\u2067", "\u2068", "\u2069"])                 # isolates
+def test_printable_replaces_c1_separators_and_bidirectional_controls(character):
+    assert printable(f"name{character}x") == "name\ufffdx"
+
+
+def test_printable_keeps_their_printable_neighbours():
+    """The characters next to those replaced, and the direction marks, are kept."""
+    text = "\xa0\xe9\u2027\u202f\u2065\u206a\u200e\u200f\u061c\u05d0"
+    assert printable(text) == text
