@@ -1,6 +1,7 @@
-"""The gate of the project's two HTTP servers, the play page's (:mod:`.seat`) and the report's
-(:mod:`.server`): every byte a browser or a stranger sends is read here, within limits and
-before a deadline, and checked against the server's table of routes before a handler sees it.
+"""The gate of the project's HTTP servers, the play page's (:mod:`.play_page`), the report's
+(:mod:`.report_server`) and the ladder's pages (:mod:`.ladder_pages`): every byte a browser or
+a stranger sends is read here, within limits and before a deadline, and checked against the
+server's table of routes before a handler sees it.
 
 A server declares its routes (:class:`Route`: the method, the query's fields, the JSON body's
 fields, each with a reader that bounds and checks it) and its :class:`Limits`. For each

@@ -12,7 +12,7 @@ A click that no legal move allows is explained by the rules' own reason (:func:`
 Everything the page sends goes through the seat, which refuses and logs what it does not take
 (a forged or illegal move, a stale ply, a tab that lost the seat); the server refuses requests
 that are not the page's own: another ``Host`` (DNS rebinding) or another ``Origin``. Before
-anything else, each request passes the gate (:mod:`.gate`, with :data:`ROUTES` and
+anything else, each request passes the gate (:mod:`.http_gate`, with :data:`ROUTES` and
 :data:`LIMITS`): what a request may hold, bounded and typed, or a 4xx. Requests:
 
 =======================  ==================================================================
@@ -270,7 +270,7 @@ _BODY = """
 
 
 # Each request the page makes, and what it may hold (see the module docstring); anything else
-# is refused at the gate (:mod:`.gate`).
+# is refused at the gate (:mod:`.http_gate`).
 MAX_PLY = 1_000_000
 MAX_VERSION = 2 ** 53  # the largest whole number the page's JavaScript holds exactly
 _TOKEN = Field(token, "")
