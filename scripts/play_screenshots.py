@@ -7,8 +7,10 @@ phone's width (390 px) and a desktop's (1280 px), as PNG files in a folder.
     python scripts/play_screenshots.py /tmp/shots laocoon argon   # some of them
 
 The person's moves are seeded random choices handed in through the page; the engine is the
-greedy one. Each game's board size and move limit are the browser tests' (tests/report/
-test_play.py). docs/pictures/play-*.png are a selection of these pictures.
+greedy one. Each game is played short (:data:`SHORT`: a small board or a move limit, the
+settings the browser tests played it with when these pictures were first taken). The browser
+is driven by ``scripts/browser.py``, which the browser tests use too. docs/pictures/play-*.png
+are a selection of these pictures.
 """
 
 from __future__ import annotations
@@ -25,14 +27,30 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine import game_names  # noqa: E402
 from engine.drawing import board_geometry  # noqa: E402
 from referee.report.png import find_browser  # noqa: E402
-from tests.report.browser import Browser  # noqa: E402
-from engine import game_names  # noqa: E402
-from tests.report.test_play import game_of_page, play_by_clicks, until  # noqa: E402
+from scripts.browser import Browser, game_of_page, until  # noqa: E402
 
 ENGINE = f"{sys.executable} -m protocol.cli --algorithm greedy --seed 7"
 WIDTHS = {"phone": (390, 844), "desktop": (1280, 800)}
+# Each game's settings for ``olympiad-referee play``: a small board, or a move limit where the
+# game would be long (laoCoon: the random variant, on a layout that lasts).
+SHORT = {
+    "argon": ["--boardsize", "5"],
+    "breakthrough": ["--boardsize", "4x5"],
+    "clobber": ["--boardsize", "4"],
+    "cookiedisco": ["--max-moves", "12"],
+    "domineering": ["--boardsize", "4"],
+    "knightthrough": ["--boardsize", "4x6"],
+    "kolem": ["--max-moves", "30"],
+    "laocoon": ["--max-moves", "30", "--option", "variant=random", "--option",
+                "layout=pbbpybybyypypyopbybypbpoypybyooobypbybpoooyooobpppooypopybboobbp"],
+    "loa": ["--max-moves", "16"],
+    "surakarta": ["--max-moves", "60"],
+}
+# A game not in SHORT: as it comes, with a move limit.
+PLAIN = ["--max-moves", "30"]
 
 
 def shoot(browser: Browser, folder: pathlib.Path, name: str) -> None:
@@ -46,7 +64,7 @@ def shoot(browser: Browser, folder: pathlib.Path, name: str) -> None:
 
 def play(browser: Browser, folder: pathlib.Path, game: str) -> None:
     """One game of ``game`` on the page, with its three pictures."""
-    extra = play_by_clicks(game)[0]
+    extra = SHORT.get(game, PLAIN)
     limit = int(extra[extra.index("--max-moves") + 1]) if "--max-moves" in extra else 40
     with tempfile.TemporaryDirectory() as out:
         command = subprocess.Popen(

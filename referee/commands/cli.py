@@ -163,7 +163,8 @@ def cli() -> None:
               default=None, metavar="[PORT]",
               help=f"Serve the live report on PORT (default {DEFAULT_PORT}) during the run.")
 @click.option("--serve-host", default=DEFAULT_HOST, show_default=True, metavar="HOST",
-              help="Address --serve listens on; 0.0.0.0 exposes it to the network.")
+              help="Address --serve listens on (IPv4 or IPv6); 0.0.0.0 or :: exposes it to "
+                   "the network.")
 @click.option("--seed", type=WHOLE, default=None,
               help="Seed for the schedule and random starts (default: drawn, saved in --out).")
 @click.option("--command-timeout", type=DecimalRange(0, min_open=True),

@@ -68,8 +68,8 @@ def report(folder: Path, all_replays: bool) -> None:
 @click.option("--port", type=WholeRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--host", default=DEFAULT_HOST, show_default=True,
-              help="Address to listen on; 0.0.0.0 exposes the report to the network, "
-                   "without a password.")
+              help="Address to listen on (IPv4 or IPv6); 0.0.0.0 or :: exposes the report to "
+                   "the network, without a password.")
 def serve(folder: Path, port: int, host: str) -> None:
     """Serve FOLDER's report over HTTP until Ctrl-C; the page reloads when a game ends."""
     check_folder(folder)

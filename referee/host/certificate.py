@@ -78,15 +78,21 @@ def read_pem_file(path: str) -> list[Certificate]:
         raise CertificateError(f"{path}: {error}") from None
 
 
-def peer_certificate(host: str, port: int, timeout: float) -> Certificate:
-    """The certificate the server at ``host:port`` presents, read without trusting it: only to
-    say what is wrong with one that failed verification (the token never travels on it)."""
+def unverified_context() -> ssl.SSLContext:
+    """A client context that accepts any certificate: for a look at what a server presents,
+    never for a connection that carries anything."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+def peer_certificate(host: str, port: int, timeout: float) -> Certificate:
+    """The certificate the server at ``host:port`` presents, read without trusting it: only to
+    say what is wrong with one that failed verification (the token never travels on it)."""
     try:
         with socket.create_connection((host, port), timeout) as plain, \
-                context.wrap_socket(plain, server_hostname=host) as tls:
+                unverified_context().wrap_socket(plain, server_hostname=host) as tls:
             der = tls.getpeercert(binary_form=True)
     except OSError as error:
         raise CertificateError(f"cannot fetch it again: {error}") from None

@@ -15,16 +15,20 @@ policy violation (replaced by a newer login with the same token, or a broken pro
 server certificate this machine does not accept ends the client with one line and status 2
 (trying again cannot help); the line says what to do. For a certificate that is expired or for
 another name it gives the date or the names, read from a second, unverified look at the
-certificate (:func:`.certificate.peer_certificate`). ``bye`` ends the client with 0. An engine
-that dies is reported (``lost``) and started afresh for the next command, as it is when the
-server asks (``reset``).
+certificate (:func:`.certificate.peer_certificate`). A server that speaks TLS to a ``ws://``
+address, or plain HTTP to a ``wss://`` one, ends it the same way, with the address to use: when
+a connection fails, a second, short try the other way (a TLS handshake, or a plain HTTP request
+read no further than its answer's first bytes; no secret is sent on either) tells which the
+server speaks. ``bye`` ends the client with 0. An engine that dies is reported (``lost``) and
+started afresh for the next command, as it is when the server asks (``reset``).
 
 At the ladder, a login with the password is answered with a resume ticket (:mod:`.tickets`),
 which the client keeps in memory only (a new one comes every day it stays connected) and
 presents in place of the password when it connects again (after a drop, or the server's
-restart): the server checks it without the slow password hash. A ticket the server no longer takes (expired, the account changed, the server's secret
-rotated) is refused with ``retry = "password"``; the client then logs in with its password at
-once, without a line, and says something only if that is refused too.
+restart): the server checks it without the slow password hash. A ticket the server no
+longer takes (expired, the account changed, the server's secret rotated) is refused with
+``retry = "password"``; the client then logs in with its password at once, without a line,
+and says something only if that is refused too.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from __future__ import annotations
 import ipaddress
 import queue
 import random
+import socket
 import ssl
 import threading
 import time
@@ -46,11 +51,14 @@ from .. import wakeful
 from ..play.channel import ChannelError, EngineChannel
 from ..text import one_line
 from . import wire
-from .certificate import Certificate, CertificateError, peer_certificate, utc_text
+from .certificate import (Certificate, CertificateError, peer_certificate, unverified_context,
+                          utc_text)
 
 FIRST_BACKOFF = 0.5
 MOST_BACKOFF = 30.0
 CONNECT_SECONDS = 10.0
+# How long the second try, the other way, may take to tell TLS from plain HTTP (one round trip).
+PROBE_SECONDS = 3.0
 # The close code of a server that will not have this connection back (another connection with
 # the same token replaced it, or the client broke the protocol): trying again cannot help.
 POLICY_VIOLATION = 1008
@@ -82,15 +90,18 @@ def client_tls(url: str, ca_file: str | None, plain: bool) -> ssl.SSLContext | N
                               f"{getattr(error, 'strerror', None) or error}") from None
     if parts.scheme != "ws":
         raise ClientError(f"{url}: expected a wss:// (or ws://) address")
-    host = parts.hostname or ""
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not (loopback or plain):
+    if not (is_loopback(parts.hostname or "") or plain):
         raise ClientError(f"{url} is not encrypted and not on this machine: the token would "
                           f"travel in clear text (use wss://, or --plain to accept that)")
     return None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine (``localhost`` or a loopback address)."""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def endpoint(url: str) -> tuple[str, int]:
@@ -106,6 +117,35 @@ def endpoint(url: str) -> tuple[str, int]:
 def _bracketed(host: str) -> str:
     """``host`` as an address writes it (an IPv6 address in brackets)."""
     return f"[{host}]" if ":" in host else host
+
+
+def speaks_tls(host: str, port: int, seconds: float) -> bool:
+    """Whether the server at ``host:port`` completes a TLS handshake within ``seconds`` (its
+    certificate unverified: nothing is sent over it)."""
+    try:
+        with socket.create_connection((host, port), seconds) as plain, \
+                unverified_context().wrap_socket(plain, server_hostname=host):
+            return True
+    except OSError:  # ssl.SSLError and socket.timeout among them
+        return False
+
+
+# The shortest request an HTTP/1.1 server answers (with an error, for want of a Host header).
+_HTTP_REQUEST = b"GET / HTTP/1.1\r\n\r\n"
+
+
+def speaks_http(host: str, port: int, seconds: float) -> bool:
+    """Whether the server at ``host:port`` answers a plain HTTP request with an HTTP status
+    line within ``seconds``."""
+    start = b""
+    try:
+        with socket.create_connection((host, port), seconds) as connection:
+            connection.sendall(_HTTP_REQUEST)
+            while len(start) < 5 and (chunk := connection.recv(5 - len(start))):
+                start += chunk
+    except OSError:
+        pass
+    return start == b"HTTP/"
 
 
 class _Engine:
@@ -174,6 +214,7 @@ class Client:
         self.url = url
         self.login = login
         self.tls = client_tls(url, ca_file, plain)
+        self.plain = plain
         self.ca_file = ca_file
         self.host, self.port = endpoint(url)
         self.address = f"{_bracketed(self.host)}:{self.port}"
@@ -206,8 +247,11 @@ class Client:
                            f"running there, or not yet)")
                 except ConnectionClosed as error:
                     why = f"the connection to {self.address} dropped ({error})"
-                except (OSError, InvalidHandshake, TimeoutError, wire.WireError) as error:
+                except (OSError, InvalidHandshake) as error:  # TimeoutError among them
+                    self._end_if_other_scheme()
                     why = f"cannot connect to {self.address}: {str(error) or type(error).__name__}"
+                except wire.WireError as error:
+                    why = f"cannot connect to {self.address}: {error}"
                 except InvalidURI as error:
                     raise ClientError(str(error)) from None
                 wait = backoff * random.uniform(0.75, 1.25)
@@ -216,6 +260,23 @@ class Client:
                 backoff = min(backoff * 2, MOST_BACKOFF)
         finally:
             self.engine.close()
+
+    def _end_if_other_scheme(self) -> None:
+        """Raise :class:`ClientError` with the address to use when the server speaks TLS to a
+        ``ws://`` address, or plain HTTP to a ``wss://`` one (trying again cannot help)."""
+        if self.tls is None and speaks_tls(self.host, self.port, PROBE_SECONDS):
+            raise ClientError(f"the server at {self.address} speaks TLS: connect to "
+                              f"{self._with_scheme('wss')}")
+        if self.tls is not None and speaks_http(self.host, self.port, PROBE_SECONDS):
+            plain = "" if self.plain or is_loopback(self.host) else \
+                " with --plain (the token then travels in clear text)"
+            raise ClientError(f"the server at {self.address} does not speak TLS: connect to "
+                              f"{self._with_scheme('ws')}{plain}")
+
+    def _with_scheme(self, scheme: str) -> str:
+        """The address connected to with ``scheme``, its port written out (the other scheme's
+        default port is another)."""
+        return urlsplit(self.url)._replace(scheme=scheme, netloc=self.address).geturl()
 
     def _distrust(self, error: ssl.SSLCertVerificationError) -> str:
         """What is wrong with the server's certificate, refused with ``error``, and what to

@@ -33,6 +33,7 @@ then their count once an interval, so that a flood of bad requests writes a hand
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
@@ -462,7 +463,10 @@ class GatedHandler(BaseHTTPRequestHandler):
 class GatedServer(ThreadingHTTPServer):
     """A threading HTTP server that serves at most ``limits.connections`` connections at once
     (more are answered 503 and closed at once, no thread started) and logs a failure as one
-    line, never a traceback; its refusals are summed over ``log_interval`` seconds."""
+    line, never a traceback; its refusals are summed over ``log_interval`` seconds. It listens
+    on IPv6 when the address given is an IPv6 one (``::1``; ``::`` is every IPv6 interface and
+    no IPv4 one, as for the event's server), else on IPv4 (a name then stands for its IPv4
+    address)."""
 
     daemon_threads = True
     request_queue_size = 128  # connections the kernel holds until they are accepted
@@ -476,7 +480,22 @@ class GatedServer(ThreadingHTTPServer):
         self.refusals = SummedLog(lambda line: self._log.log(level, "%s", line),
                                   "refused {count} more requests from {key}: {kind}",
                                   log_interval)
+        self.address_family = _family(address[0])  # read when the socket is made, next
         super().__init__(address, handler)
+
+    def server_bind(self) -> None:
+        """Bind, ``::`` to IPv6 alone whatever the system's default (as asyncio binds it)."""
+        if self.address_family == socket.AF_INET6:
+            self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        super().server_bind()
+
+    @property
+    def origin(self) -> str:
+        """``http://HOST:PORT``, where a browser on this machine finds the server (a wildcard
+        address stands for the loopback address of its family)."""
+        host, port = self.server_address[:2]
+        shown = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+        return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
     def service_actions(self) -> None:
         """Write the sums of refusals whose interval is over (called by ``serve_forever`` at
@@ -526,3 +545,11 @@ class GatedServer(ThreadingHTTPServer):
         error = sys.exc_info()[1]
         self._log.warning("a connection failed: %s: %s", type(error).__name__,
                           one_line(str(error)))
+
+
+def _family(host: str) -> socket.AddressFamily:
+    """IPv6 for an IPv6 address (``::1``, ``::``), else IPv4."""
+    try:
+        return socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
+    except ValueError:  # a name, or "" for every IPv4 interface
+        return socket.AF_INET

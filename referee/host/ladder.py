@@ -42,7 +42,7 @@ from .ladder_pool import LadderPool
 from .server_tls import ServerTls, TlsError
 
 STOP_REASON = "the ladder server stopped during the game"
-# How often the service reads which accounts the operator disabled or merged meanwhile.
+# How often the service reads which accounts the operator disabled, merged or renamed meanwhile.
 WATCH_SECONDS = 5.0
 
 
@@ -177,15 +177,18 @@ class LadderService:
 
     def _watch(self) -> None:
         """Every :data:`WATCH_SECONDS`, bar from play the accounts the operator disabled or
-        merged (``ladder admin``, another process on the same file)."""
+        merged, and call the renamed ones by their new names (``ladder admin``, another
+        process on the same file)."""
         while not self._stopping.wait(WATCH_SECONDS):
             try:
                 barred = self.records.barred_accounts()
+                names = self.records.account_names()
             except Exception as error:  # noqa: BLE001 - read again at the next look
-                self.log(f"cannot read the barred accounts: {type(error).__name__}: {error}")
+                self.log(f"cannot read the accounts: {type(error).__name__}: {error}")
                 continue
             for pool in self.pools.values():
                 pool.bar(barred)
+                pool.rename(names)
 
     def _serve(self, pool: LadderPool) -> None:
         try:

@@ -393,9 +393,7 @@ class LadderPages:
     @property
     def url(self) -> str:
         """The pages' address, ``http://host:port`` (no slash at the end)."""
-        host, port = self.httpd.server_address[:2]
-        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+        return self.httpd.origin
 
     def stop(self) -> None:
         self.ratings.stop()

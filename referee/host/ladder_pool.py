@@ -24,13 +24,14 @@ opponents are rated against it, it never moves, so the pool's scale does not dri
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import random
 import threading
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..plan.ladder import Ladder, LadderStarts
 from ..plan.schedule import ScheduledGame
@@ -165,6 +166,23 @@ class LadderPool:
                 link.close(POLICY_VIOLATION, "your account was disabled or merged by the operator")
                 self.log(f"{seat.channel.name}: account disabled or merged, disconnected")
 
+    def rename(self, names: Mapping[int, str]) -> None:
+        """Call the entrants by their accounts' names in ``names`` (account id to name now,
+        for accounts the operator renamed while the service runs): in the log lines, the games
+        in progress and those to come."""
+        with self._lock:
+            for index, entrant in enumerate(self.entrants):
+                old, new = entrant.account.name, names.get(entrant.account.id)
+                if new is None or new == old:
+                    continue
+                entrant.account = dataclasses.replace(entrant.account, name=new)
+                self.run.engines[index] = dataclasses.replace(self.run.engines[index], name=new)
+                seat = self.seating.seats()[index]
+                if isinstance(seat, AccountSeat):
+                    seat.channel.name = f"{new}@{self.pool.name}"
+                self.log(f"{self.pool.name}: {old} is now called {new}")
+                self.live.rename(old, new)
+
     def connected(self) -> frozenset[int]:
         """The accounts connected to this pool now (house anchors always are)."""
         return frozenset(entrant.account.id for index, entrant in enumerate(self.entrants)
@@ -253,7 +271,8 @@ class PoolRecords(Records):
         engines = tuple(Engine(*(said or ("", ""))) for said in game.engines)
         pool.records.finish_game(self.started.pop(row["game_no"]),
                                  _ending(game, finished), ratings, engines)  # type: ignore
-        pool.log(f"{pool.pool.name}: {row['black']} - {row['white']} {outcome.result} "
+        names = (pool.entrants[black].account.name, pool.entrants[white].account.name)
+        pool.log(f"{pool.pool.name}: {names[0]} - {names[1]} {outcome.result} "
                  f"({outcome.termination.value}, {row['plies']} plies)")
 
 

@@ -10,8 +10,9 @@ progress and reloads itself when a game has finished (see ``report.js``).
 Only those files are served (:data:`ROUTES`, through the gate of :mod:`.gate`: a folder or
 any other path is 404, never a listing): the engines' command lines and standard-error tails in
 ``match.json`` and ``results.jsonl`` stay private even when the server is exposed beyond this
-machine. It listens on 127.0.0.1 unless told otherwise; ``--host 0.0.0.0`` makes it reachable
-from the network, to anyone who can reach the port (there is no password and no TLS).
+machine. It listens on 127.0.0.1 unless told otherwise (an IPv6 address such as ``::1`` too);
+``--host 0.0.0.0`` (or ``::``) makes it reachable from the network, to anyone who can reach the
+port (there is no password and no TLS).
 """
 
 from __future__ import annotations
@@ -90,11 +91,7 @@ class ReportServer:
 
     @property
     def url(self) -> str:
-        host, port = self.httpd.server_address[:2]
-        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        if ":" in shown:
-            shown = f"[{shown}]"
-        return f"http://{shown}:{port}/{REPORT_NAME}"
+        return f"{self.httpd.origin}/{REPORT_NAME}"
 
     def stop(self) -> None:
         self.httpd.shutdown()

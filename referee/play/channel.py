@@ -80,6 +80,11 @@ class ChannelTimeout(ChannelError):
         self.partial = partial
 
 
+class StartTimeout(ChannelTimeout):
+    """The engine did not answer a start-up command in time: it never came up, so the time that
+    ran out was the command timeout's, not a game clock's."""
+
+
 class IllFormedAnswer(ChannelError):
     """The engine wrote something that is not a GTP answer."""
 

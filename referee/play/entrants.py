@@ -23,7 +23,8 @@ from typing import Callable, Sequence
 
 from ..plan.time_control import TimeControl
 from ..text import one_line
-from .channel import Channel, ChannelClosed, ChannelError, EngineChannel, GtpFailure
+from .channel import (Channel, ChannelClosed, ChannelError, ChannelTimeout, EngineChannel,
+                      GtpFailure, StartTimeout)
 
 
 @dataclass(frozen=True)
@@ -166,19 +167,24 @@ def cannot_start(spec: EngineSpec) -> str | None:
 
 
 class DeadChannel(Channel):
-    """Stands in for an engine that could not be started: every command finds it gone."""
+    """Stands in for an engine that could not be started or failed its start-up commands:
+    every command fails with ``kind`` (gone: :class:`ChannelClosed`; silent:
+    :class:`StartTimeout`; an answer that was not GTP: :class:`IllFormedAnswer`), saying
+    ``why``, so that its games end as its start did."""
 
-    def __init__(self, command: str, why: str) -> None:
+    def __init__(self, command: str, why: str, kind: type[ChannelError] = ChannelClosed) -> None:
         self.command = command
         self.why = why
+        self.kind = kind
 
     def send(self, command: str, deadline: float | None = None) -> str:
-        raise ChannelClosed(self.why)
+        raise self.kind(self.why)
 
 
 def start_engine(spec: EngineSpec, timeout: float) -> Channel:
     """The engine of ``spec``, started and sent its start-up commands (each within
-    ``timeout`` seconds); a dead stand-in saying why when it does not start or dies meanwhile.
+    ``timeout`` seconds); a dead stand-in saying why when it does not start, dies, stays silent
+    or answers what is not GTP meanwhile (:func:`_failed_start`).
     ``protocol_version`` comes first: its answer says the engine is up, so that the time it
     takes to start is never charged to its clock in the first game.
     Raises :class:`EngineSetupError` when the engine refuses a start-up command."""
@@ -198,8 +204,19 @@ def start_engine(spec: EngineSpec, timeout: float) -> Channel:
                                    f"{one_line(str(failure))}") from None
         except ChannelError as error:
             channel.kill()
-            return DeadChannel(spec.command, f"{one_line(str(error))} (answering {command!r})")
+            return _failed_start(spec.command, command, error, timeout)
     return channel
+
+
+def _failed_start(engine: str, command: str, error: ChannelError,
+                  timeout: float) -> DeadChannel:
+    """The stand-in for the engine ``engine``, whose start-up command ``command`` failed with
+    ``error``: its games are lost by a timeout (the process was alive but silent; the reason
+    names the command and the seconds), a crash (it exited) or a protocol error."""
+    if isinstance(error, ChannelTimeout):
+        return DeadChannel(engine, f"no answer to its start-up command {command!r} within "
+                                   f"{timeout:g} s", StartTimeout)
+    return DeadChannel(engine, f"{one_line(str(error))} (answering {command!r})", type(error))
 
 
 Starter = Callable[[EngineSpec], Channel]

@@ -60,6 +60,7 @@ from .channel import (
     Disconnected,
     GtpFailure,
     IllFormedAnswer,
+    StartTimeout,
 )
 from .clock import Clock
 from .human import TakeBack
@@ -155,7 +156,10 @@ class _Referee:
         try:
             return self.engines[colour].send(command, deadline)
         except ChannelError as error:
-            if late is not None and isinstance(error, ChannelTimeout):
+            # An engine that never came up did not run out of time: its own reason stands.
+            clock_ran_out = (isinstance(error, ChannelTimeout)
+                             and not isinstance(error, StartTimeout))
+            if late is not None and clock_ran_out:
                 raise Forfeit(colour, Termination.TIMEOUT, late) from None
             raise Forfeit(colour, _transport_termination(error),
                           f"{COLOUR_NAMES[colour]}: {one_line(str(error))} "

@@ -951,6 +951,11 @@ class LadderDatabase:
             return frozenset(row[0] for row in connection.execute(
                 "SELECT id FROM accounts WHERE disabled OR merged_into IS NOT NULL"))
 
+    def account_names(self) -> dict[int, str]:
+        """Every account's name as it is now, by id (the service follows renames with it)."""
+        with self._read() as connection:
+            return dict(connection.execute("SELECT id, name FROM accounts").fetchall())
+
     # --- the pages' own reads (all-time ratings, presence, the list of pools)
 
     def pair_results(self, pool: int) -> tuple[PairResult, ...]:

@@ -92,6 +92,13 @@ class LiveGames:
             if game_no in self._games:
                 self._games[game_no].analyse(ply, analysis)
 
+    def rename(self, old: str, new: str) -> None:
+        """The player called ``old`` is called ``new`` from now on (a renamed ladder account)."""
+        with self._lock:
+            for game in self._games.values():
+                game.black = new if game.black == old else game.black
+                game.white = new if game.white == old else game.white
+
     def finish(self, game_no: int) -> None:
         with self._lock:
             self._games.pop(game_no, None)

@@ -1,8 +1,8 @@
-"""The event's certificate, over real TLS on 127.0.0.1: a client refused the server's certificate
-ends at once with status 2 and one line saying what to do; the server warns at start about a
-certificate that has expired or soon will, and starts all the same; SIGHUP makes it present a
-renewed certificate; and the certificate reader agrees with the ``cryptography`` package and
-survives any bytes.
+"""The event's certificate, over real TLS on 127.0.0.1: a client refused the server's certificate,
+or given ``ws://`` for a TLS server or ``wss://`` for a plain one, ends at once with status 2
+and one line saying what to do; the server warns at start about a certificate that has expired
+or soon will, and starts all the same; SIGHUP makes it present a renewed certificate; and the
+certificate reader agrees with the ``cryptography`` package and survives any bytes.
 
 Certificates are made in each test (:func:`~.helpers.make_certificate`) with the names and
 dates the case needs.
@@ -72,6 +72,27 @@ def test_a_certificate_for_another_name_says_which_to_connect_to(tmp_path, proce
     line = refused_at_once(client)
     assert ("the event's certificate is for events.example.org, not 127.0.0.1: connect to "
             f"wss://events.example.org:{port}/") in line, line
+
+
+def test_a_ws_address_for_a_server_that_speaks_tls_says_to_use_wss(tmp_path, processes):
+    make_certificate(tmp_path)
+    server, url = start_event(write_event(tmp_path, listen=TLS))
+    port = url.rsplit(":", 1)[1].strip("/")
+    client = connect(f"ws://127.0.0.1:{port}/", "Alpha")
+    processes += [server, client]
+    assert refused_at_once(client) == (f"olympiad-referee: error: the server at 127.0.0.1:{port} "
+                                       f"speaks TLS: connect to wss://127.0.0.1:{port}/")
+
+
+def test_a_wss_address_for_a_server_without_tls_says_to_use_ws(tmp_path, processes):
+    """The server closes a connection whose TLS hello it cannot read as HTTP (at once, or at
+    its ``hello`` limit: 1 s here)."""
+    server, url = start_event(write_event(tmp_path, limits={"hello": 1}))
+    port = url.rsplit(":", 1)[1].strip("/")
+    client = connect(f"wss://127.0.0.1:{port}/", "Alpha")
+    processes += [server, client]
+    assert refused_at_once(client) == (f"olympiad-referee: error: the server at 127.0.0.1:{port} "
+                                       f"does not speak TLS: connect to ws://127.0.0.1:{port}/")
 
 
 @pytest.mark.parametrize("days, warning", [

@@ -1,4 +1,4 @@
-"""The ladder's pages in headless Chromium (the report tests' client, tests/report/browser.py):
+"""The ladder's pages in headless Chromium (the report tests' client, scripts/browser.py):
 a pool page shows its standings and its game in progress moving, a game page opens the replay
 viewer on that game and steps through it, and no page logs an error."""
 

@@ -1,7 +1,8 @@
-"""The ladder service over real sockets on 127.0.0.1: who gets in and who is refused, a renewed
-certificate taken without a restart, and whole runs with real clients and engines: pools
-paired and rated, every game recorded once, a kill -9 of the server costing only the games in
-progress (aborted, unrated), and the ratings those games gave being Glicko-2's.
+"""The ladder service over real sockets on 127.0.0.1: who gets in and who is refused, accounts
+disabled and renamed while it runs, a renewed certificate taken without a restart, and whole
+runs with real clients and engines: pools paired and rated, every game recorded once, a kill -9
+of the server costing only the games in progress (aborted, unrated), and the ratings those
+games gave being Glicko-2's.
 """
 
 from __future__ import annotations
@@ -98,6 +99,31 @@ def test_the_operator_disables_accounts_and_closes_registration_while_it_runs(
         invitation = service.accounts.invite()
         assert hello(service.url, pool="clobber", name="Newcomer", password="pw",
                      invitation=invitation)["type"] == "welcome"
+
+
+def players_in_progress(pages: str, pool: str) -> set[str]:
+    """The players of ``pool``'s games in progress, as the pages' live JSON gives them."""
+    games = get_json(f"{pages}/api/live?pool={pool}")["games"]
+    return {game[colour] for game in games for colour in ("black", "white")}
+
+
+def test_a_renamed_account_is_called_by_its_new_name_while_it_runs(
+        tmp_path, monkeypatch, processes):
+    monkeypatch.setattr(ladder, "WATCH_SECONDS", 0.1)
+    lines: list[str] = []
+    settings = read_ladder(write_ladder(tmp_path, pages=free_port()))
+    with LadderService(settings, lines.append) as service:
+        processes += [join(service.url, "domineering", name, SLOW_ENGINE)
+                      for name in ("Ada", "Bo")]
+        pages = service.pages.url
+        wait_until(lambda: players_in_progress(pages, "domineering") == {"Ada", "Bo"}, 60)
+        ada = service.records.account_by_name("Ada")
+        service.accounts.rename(ada, "Grace")  # as `ladder admin rename` does
+        wait_until(lambda: players_in_progress(pages, "domineering") == {"Grace", "Bo"}, 10)
+        renamed = lines.index("domineering: Ada is now called Grace")
+        wait_until(lambda: any(" - " in line for line in lines[renamed:]), 60)
+        finished = next(line for line in lines[renamed:] if " - " in line)
+        assert "Grace" in finished and "Ada" not in finished, finished
 
 
 def test_a_full_disk_stops_the_service_in_one_line_and_keeps_every_finished_game(

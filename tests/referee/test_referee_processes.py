@@ -163,6 +163,28 @@ def test_an_engine_that_dies_at_start_up_loses_by_crash(tmp_path, capsys):
     assert "lost by: crash 2" in capsys.readouterr().out
 
 
+def test_an_engine_silent_at_start_up_loses_by_timeout_naming_the_command(tmp_path, capsys):
+    """Alive but silent past the command timeout (2 s, more than the 1 s game clock: the
+    reason is the start-up's, not a clock's); killed, and started afresh for its next game."""
+    silent = bad_engine("--stall", "protocol_version=60")
+    run_match(tmp_path, silent, OURS, options=("--command-timeout", "2"))
+    rows = rows_written(tmp_path)
+    assert [(row["result"], row["termination"], row["at_fault"], row["plies"])
+            for row in rows] == [("W+", "timeout", "black", 0), ("B+", "timeout", "white", 0)]
+    assert rows[0]["reason"].startswith(
+        "black: no answer to its start-up command 'protocol_version' within 2 s"), rows[0]
+    assert "lost by: timeout 2" in capsys.readouterr().out
+
+
+def test_an_engine_that_answers_garbage_at_start_up_loses_by_protocol_error(tmp_path):
+    script = 'input(); print("hello there", end="\\n\\n", flush=True); input()'
+    garbage = f"{PYTHON} -c {shlex.quote(script)}"
+    run_match(tmp_path, garbage, OURS, games=1)
+    (row,) = rows_written(tmp_path)
+    assert (row["result"], row["termination"], row["plies"]) == ("W+", "protocol_error", 0)
+    assert "not a GTP answer: 'hello there' (answering 'protocol_version')" in row["reason"]
+
+
 def test_a_round_robin_with_concurrent_games_plays_every_pairing(tmp_path, capsys):
     engines = [OURS, f"{PYTHON} -m protocol.cli --depth 1 --seed 8", bad_engine()]
     run_match(tmp_path, *engines, options=("--concurrency", "2"))

@@ -35,7 +35,7 @@ from referee.report.png import find_browser
 from ..processes import another_thread, interrupt, interruptible
 from ..results import rows_written
 from ..test_drawing import game_tests
-from .browser import Browser
+from .browser import Browser, game_of_page, until
 
 CHROMIUM = find_browser()
 pytestmark = pytest.mark.skipif(
@@ -105,17 +105,6 @@ class PlayCommand:
 
 def alive() -> set[int]:
     return {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()}
-
-
-def until(browser: Browser, condition: str, timeout: float = 20.0) -> None:
-    """Wait until the JavaScript ``condition`` holds in the page, checked every few
-    milliseconds inside the page (quicker than asking from here again and again)."""
-    waited = browser.evaluate(
-        f"new Promise((resolve) => {{ const end = performance.now() + {timeout * 1000}; "
-        f"const check = () => {{ if ({condition}) resolve(true); "
-        f"else if (performance.now() > end) resolve(false); else setTimeout(check, 5); }}; "
-        f"check(); }})")
-    assert waited, f"still false after {timeout} s: {condition}"
 
 
 def page_state(browser: Browser) -> dict:
@@ -253,16 +242,6 @@ def check_record(out: Path, played: list[str]) -> None:
                                                         position.outcome.termination.value)
     else:
         assert row["termination"] in ("move_limit", "resign"), row
-
-
-def game_of_page(browser: Browser):
-    """The position the page shows, rebuilt with the rules from the game, options and board
-    size the page was given and the moves it lists."""
-    state = browser.evaluate("({game: page.state.game, options: page.state.options, "
-                             "size: page.state.size, moves: page.state.moves})")
-    kind = find_game(state["game"])
-    size = tuple(state["size"]) if state["size"] and kind.size_limits else None
-    return kind(state["options"], size).position_after(state["moves"])
 
 
 @pytest.mark.parametrize("game", game_names())

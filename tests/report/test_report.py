@@ -10,6 +10,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import urllib.error
@@ -287,6 +288,28 @@ def test_the_server_gives_the_report_and_the_games_in_progress_only(breakthrough
         for private in ("results.jsonl", "match.json", "games/game-0001.sgf",
                         "report-assets/../match.json"):
             assert get(f"{base}/{private}")[0] == 404, private
+    finally:
+        server.stop()
+
+
+def has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not has_ipv6_loopback(), reason="this machine has no IPv6 loopback (::1)")
+@pytest.mark.parametrize("host", ["::1", "::"])
+def test_the_server_listens_on_an_ipv6_address(breakthrough_match, host):
+    write_report(breakthrough_match)
+    server = ReportServer(breakthrough_match, host=host, port=0)
+    try:
+        assert server.url.startswith("http://[::1]:")
+        status, page = get(server.url)
+        assert status == 200 and page == (breakthrough_match / REPORT_NAME).read_bytes()
     finally:
         server.stop()
 
