@@ -160,6 +160,15 @@ def test_an_events_folder_messages_name_the_event_files_keys(tmp_path):
     assert "--" not in busy + differ and "engine" not in differ
 
 
+@pytest.mark.parametrize("escape", ["u001b", "u202e", "u0085", "u2029"])
+def test_a_participant_name_holding_a_control_or_bidi_character_is_refused(tmp_path, escape):
+    path = write_event(tmp_path, names=(f"Al\\{escape}ice", "Beta"))  # a TOML escape
+    with pytest.raises(EventFileError, match=r"participant 1: the name 'Al\\(x1b|u202e|x85|u2029)"
+                                             r"ice' holds a control, line separator or "
+                                             r"bidirectional character"):
+        read_event(path)
+
+
 def test_participants_need_distinct_names_and_long_distinct_tokens(tmp_path):
     path = write_event(tmp_path)
     text = path.read_text()
