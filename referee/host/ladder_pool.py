@@ -101,9 +101,9 @@ class LadderPool:
         # The games handed out, of which a pool that runs for months keeps only the last.
         planned = deque(maxlen=PLANNED_KEPT)
         self.run = Run(settings.setup, [], planned, Path(), seed)  # type: ignore[arg-type]
-        owed = owed_returns(records.latest_games(pool.id), book)
-        starts = LadderStarts(book, seed, owed, lambda index: self.entrants[index].account.id)
-        self.ladder = Ladder(seed, 0, [], 0, rating=self.rating_of, starts=starts)
+        self.book = book
+        self.starts = LadderStarts(book, seed, lambda index: self.entrants[index].account.id)
+        self.ladder = Ladder(seed, 0, [], 0, rating=self.rating_of, starts=self.starts)
         kept = PoolRecords(self)
         self.runner = Runner(self.run, ThreadExecutor(concurrency), kept,
                              Observers([_GameStarts(self, kept), LiveView(self.live)]),
@@ -209,7 +209,10 @@ class LadderPool:
     # The run.
 
     def serve(self) -> str | None:
-        """Play the pool's games until stopped (on this thread): why it stopped."""
+        """Play the pool's games until stopped (on this thread): why it stopped. The return
+        games owed from before are found first, here rather than at the service's start,
+        which they would delay (0.15 s a pool of 100,000 games and 60,000 pairs)."""
+        self.starts.owe(owed_returns(self.records.latest_games(self.pool.id), self.book))
         return self.runner.execute()
 
     def stop(self) -> None:

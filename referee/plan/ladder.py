@@ -149,8 +149,7 @@ class LadderStarts:
     opening, and so on.
 
     ``identity`` gives what an entrant is known by across runs (its account; by default its
-    index), and ``owed`` the first meetings, by pair of identities, whose return games are
-    owed at the start (:func:`owed_returns`).
+    index), by which :meth:`owe` is told the return games owed from before (:func:`owed_returns`).
 
     >>> starts = LadderStarts([Opening(1, ("a2-a3",)), Opening(2, ("b2-b3",))], seed=1)
     >>> first = starts.game(1, 0, 1, seed=11)
@@ -162,12 +161,16 @@ class LadderStarts:
     """
 
     def __init__(self, book: Sequence[Opening], seed: int,
-                 owed: Mapping[frozenset, FirstMeeting] | None = None,
                  identity: Callable[[int], Hashable] = lambda index: index) -> None:
         shuffled = order_openings(book, len(book), "random", seed=seed) if book else []
         self._openings = itertools.cycle(shuffled)
         self._identity = identity
-        self._returns: dict[frozenset, FirstMeeting] = dict(owed or {})
+        self._returns: dict[frozenset, FirstMeeting] = {}  # by pair of identities
+
+    def owe(self, owed: Mapping[frozenset, FirstMeeting]) -> None:
+        """Owe the return games of ``owed``'s first meetings, by pair of identities (those of
+        the games played before this run, before it pairs anyone)."""
+        self._returns.update(owed)
 
     def game(self, number: int, black: int, white: int, seed: int) -> ScheduledGame:
         """Game ``number``, which the pairing made between ``black`` and ``white`` with

@@ -124,7 +124,8 @@ def test_a_return_game_owed_from_before_a_restart_is_found_by_account_not_by_ind
     book = [Opening(number, (f"m{number}",)) for number in range(1, 3)]
     owed = owed_returns([(7, 8, 40, 2, 111), (8, 7, 30, 1, 99)], book)  # 40 is a first meeting
     accounts = [9, 8, 7]  # account by entrant index, as they came back
-    starts = LadderStarts(book, 1, owed, accounts.__getitem__)
+    starts = LadderStarts(book, 1, accounts.__getitem__)
+    starts.owe(owed)
     game = starts.game(1, 2, 1, seed=555)  # account 7 black again: swapped
     assert (accounts[game.black], accounts[game.white], game.opening, game.seed) == (
         8, 7, book[1], 111)
