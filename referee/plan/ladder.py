@@ -132,9 +132,10 @@ def owed_returns(latest: Iterable[tuple[int, int, int, int | None, int | None]],
         if other is not None and other[2] > game[2]:
             continue  # the pair's latest game is the other way round
         _, _, _, number, seed = game
+        returned = other is not None and other[4] == seed
         opening = None if number is None else by_number.get(number)
-        if seed is None or (other is not None and other[4] == seed) or \
-                (number is not None and opening is None) or black == white:
+        if seed is None or returned or (number is not None and opening is None) or \
+                black == white:  # (a pair merged into one account)
             continue
         owed[frozenset({black, white})] = FirstMeeting(black, opening, seed)
     return owed
