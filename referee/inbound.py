@@ -9,7 +9,9 @@ one-line message says what was wrong; the caller decides what that costs the sen
 login, a forfeit, an HTTP 400).
 
 :func:`printable` is the other half: text the project writes out that came from outside, made
-safe to write whatever it holds. :func:`lenient_text` reads the bytes of a peer that is forgiven
+safe to write whatever it holds. The one definition of what is not printable is here, and
+:func:`printable_line` is its test for a field refused, rather than cleaned, for what it holds
+(a name, a path). :func:`lenient_text` reads the bytes of a peer that is forgiven
 what it writes (an engine's answers and standard error) as printable text instead of refusing
 them.
 
@@ -50,8 +52,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # separators U+2028 and U+2029 (one line of a log that some readers show as two); and the
 # bidirectional embeddings, overrides and isolates U+202A-U+202E and U+2066-U+2069 (text that
 # reads in another order than it is stored: "Trojan Source").
-_UNPRINTABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f"
-                          "\u2028-\u202e\u2066-\u2069]")
+_NOT_PRINTABLE = "\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069"
+_UNPRINTABLE = re.compile(f"[{_NOT_PRINTABLE}]")
+# ... and in one line of text (a name, a path, a field): tab and newline too.
+_NOT_ONE_LINE = re.compile(f"[\t\n{_NOT_PRINTABLE}]")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
@@ -102,6 +106,16 @@ def printable(text: str) -> str:
     'tab\\there \\ufffd31m \\ufffd \\ufffdevil\\ufffd \\ufffdx\\ufffd \\u200f'
     """
     return _UNPRINTABLE.sub("\ufffd", text)
+
+
+def printable_line(text: str) -> bool:
+    """Whether ``text`` is one line that :func:`printable` leaves as it is: no tab, no newline
+    and nothing it replaces. The test of a field refused for what it holds (a name, a path).
+
+    >>> printable_line("Ada's engine 2.0"), printable_line("evil\u202e"), printable_line("a\x85b")
+    (True, False, False)
+    """
+    return not _NOT_ONE_LINE.search(text)
 
 
 def lenient_text(data: bytes) -> str:

@@ -15,7 +15,10 @@ The :class:`Door` keeps them from costing the participants anything:
   one line (:class:`~.summed_log.SummedLog`), so that a flood cannot flood the log.
 
 An address is its host; an IPv6 address counts by its /64 block, the block one subscriber
-usually holds. The door is used from the server's one event-loop thread only, and keeps no
+usually holds. The door's memory is bounded whatever arrives: it remembers the wrong tokens and
+the bans of at most :data:`MOST_REMEMBERED` addresses each; past that it forgets the addresses
+it heard from least lately (a ban, those that end soonest), and a line says so once an interval.
+The door is used from the server's one event-loop thread only, and keeps no
 lock.
 
 >>> clock = [0.0]
@@ -37,9 +40,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
-from .summed_log import SummedLog, address_key
+from .summed_log import LOG_INTERVAL, SummedLog, address_key
+
+# The most addresses whose wrong tokens, and apart whose bans, the door remembers at once: as
+# many as the /64s of one /48 (a site's IPv6 block). Each costs a few hundred bytes.
+MOST_REMEMBERED = 65_536
 
 
 @dataclass(frozen=True)
@@ -58,17 +65,24 @@ class DoorPolicy:
 
 
 class Door:
-    """Admission before login under ``policy``; ``log`` takes one line per refusal."""
+    """Admission before login under ``policy``; ``log`` takes one line per refusal; at most
+    ``most`` addresses' wrong tokens (and bans) are remembered."""
 
     def __init__(self, policy: DoorPolicy, log: Callable[[str], None],
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 most: int = MOST_REMEMBERED) -> None:
         self.policy = policy
         self.log = log
         self.clock = clock
+        self.most = most
         self.waiting = 0
+        # Connections waiting by address: no more keys than connections, which the policy caps.
         self._waiting: dict[str, int] = {}
+        # The times of each address's wrong tokens within the window (its latest ``failures``),
+        # and when each ban ends; both ordered oldest first (see :meth:`_remember`).
         self._failures: dict[str, list[float]] = {}
         self._banned: dict[str, float] = {}
+        self._crowded_at: float | None = None
         self._refusals = SummedLog(log, "refused {count} more connections from {key}: {kind}",
                                    clock=clock)
 
@@ -79,9 +93,8 @@ class Door:
         until = self._banned.get(key)
         if until is not None:
             if self.clock() < until:
-                failures = len(self._failures.get(key, ()))
-                return (f"{failures} wrong tokens within {self.policy.window:g} s: banned for "
-                        f"{self.policy.ban:g} s")
+                return (f"{self.policy.failures} wrong tokens within {self.policy.window:g} s: "
+                        f"banned for {self.policy.ban:g} s")
             del self._banned[key]
             self._failures.pop(key, None)
         if self.waiting >= self.policy.pending:
@@ -107,11 +120,12 @@ class Door:
         """``address`` presented a wrong token: the seconds its refusal waits. The address is
         banned once it reaches the policy's count of failures within the window."""
         key, now = address_key(address), self.clock()
-        recent = [at for at in self._failures.get(key, ()) if at > now - self.policy.window]
-        recent.append(now)
-        self._failures[key] = recent
+        recent = [at for at in self._failures.pop(key, ()) if at > now - self.policy.window]
+        # the latest ``failures`` are all a ban needs: an address's memory is bounded too
+        recent = recent[max(0, len(recent) + 1 - self.policy.failures):] + [now]
+        self._remember(self._failures, key, recent, now)
         if len(recent) >= self.policy.failures and key not in self._banned:
-            self._banned[key] = now + self.policy.ban
+            self._remember(self._banned, key, now + self.policy.ban, now)
             self.log(f"banned {key} for {self.policy.ban:g} s after {len(recent)} wrong tokens "
                      f"within {self.policy.window:g} s")
         return min(self.policy.first_delay * 2 ** (len(recent) - 1), self.policy.most_delay)
@@ -123,7 +137,7 @@ class Door:
 
     def tidy(self) -> None:
         """Write the sums of repeated refusals whose interval is over, and forget what has
-        expired (called every few seconds, so that the door's memory stays bounded)."""
+        expired (called every few seconds)."""
         now = self.clock()
         self._refusals.tidy()
         for key, until in list(self._banned.items()):
@@ -136,3 +150,16 @@ class Door:
     def flush(self) -> None:
         """Write every count of repeated refusals now (the server is stopping)."""
         self._refusals.flush()
+
+    def _remember(self, memory: dict[str, Any], key: str, value: Any, now: float) -> None:
+        """Set ``memory[key]`` (absent: the caller took it out) last in its order, first
+        forgetting the oldest keys while ``memory`` holds :attr:`most`, which the log says once
+        an interval."""
+        if len(memory) >= self.most:
+            if self._crowded_at is None or now - self._crowded_at >= LOG_INTERVAL:
+                self._crowded_at = now
+                self.log(f"remembering the wrong tokens or bans of over {self.most} addresses "
+                         f"at once: the oldest are forgotten")
+            while len(memory) >= self.most:
+                del memory[next(iter(memory))]
+        memory[key] = value

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..inbound import printable_line
 from ..plan.setup import Setup
 from ..plan.time_control import TimeControl
 from ..play.entrants import EngineSpec
@@ -111,6 +112,9 @@ def _entrants(reader: Table) -> tuple[Entrant, ...]:
         name = item.get("name", str)
         if not name or not name.strip():
             raise ValueError(f"participant {number} has no name")
+        if not printable_line(name):
+            raise ValueError(f"participant {number}: the name {name!r} holds a control, line "
+                             f"separator or bidirectional character")
         digest, token = item.get("token-sha256", str), item.get("token", str)
         if (digest is None) == (token is None):
             raise ValueError(f"participant {name!r} needs token-sha256 (or token), not both")

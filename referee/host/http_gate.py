@@ -47,7 +47,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qsl, unquote
 
-from ..inbound import Refused, load_json, printable
+from ..inbound import Refused, load_json, printable, printable_line
 from ..text import one_line, whole
 from .summed_log import LOG_INTERVAL, SummedLog, address_key, peer_address
 
@@ -86,8 +86,6 @@ _FIELD_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 _HEADER_NAME = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _HEADER_VALUE = re.compile(rb"[\t\x20-\x7e\x80-\xff]*")
 _TARGET = re.compile(rb"/[\x21-\x7e]*")
-# Control characters (newline and tab among them) and lone surrogates: in no path or field.
-_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 _METHOD = re.compile(rb"[A-Z]{1,16}")
 
 
@@ -116,12 +114,13 @@ def flag(value: Any) -> bool:
 
 
 def plain_text(most: int, pattern: re.Pattern[str] | None = None) -> Reader:
-    """A reader of a string of at most ``most`` characters holding no control character (and
-    matching ``pattern`` when one is given)."""
+    """A reader of a string of at most ``most`` characters, one printable line
+    (:func:`~referee.inbound.printable_line`: no control, separator or bidirectional
+    character), matching ``pattern`` when one is given."""
     def read(value: Any) -> str:
         if not isinstance(value, str) or len(value) > most:
             raise Refused(f"not a text of at most {most} characters")
-        if _CONTROL.search(value) or (pattern and not pattern.fullmatch(value)):
+        if not printable_line(value) or (pattern and not pattern.fullmatch(value)):
             raise Refused(f"{value[:20]!r} holds characters it may not")
         return value
     return read
@@ -362,8 +361,8 @@ def _decoded_path(path: str) -> str:
         decoded = unquote(path, errors="strict")
     except UnicodeDecodeError:
         raise HttpRefused(HTTPStatus.NOT_FOUND, "a path that is not UTF-8") from None
-    if _CONTROL.search(decoded):
-        raise HttpRefused(HTTPStatus.NOT_FOUND, "a path holding control characters")
+    if not printable_line(decoded):
+        raise HttpRefused(HTTPStatus.NOT_FOUND, "a path holding unprintable characters")
     return decoded
 
 

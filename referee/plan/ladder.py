@@ -13,7 +13,8 @@ Two deterministic engines would play the very same game each time they meet. A r
 games therefore start as :class:`LadderStarts` says: a pair's first meeting takes the next
 opening of the pool's book (every opening once before any again) and a seed of its own (a
 random start such as laoCoon's layout is drawn from it); the pair's next meeting replays that
-start with colours swapped, as a match's pairs do.
+start with colours swapped, as a match's pairs do. The return games owed outlive a restart:
+:func:`owed_returns` finds them again among the games played.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from .openings import order_openings
 from .schedule import ScheduledGame, game_seed
@@ -92,6 +94,53 @@ def rated_pairings(idle: Sequence[int], rating: Callable[[int], float], blacks: 
     return pairs
 
 
+@dataclass(frozen=True)
+class FirstMeeting:
+    """A pair's first meeting, whose return game is owed: who had black in it (as
+    :class:`LadderStarts` knows an entrant), its opening and its seed."""
+
+    black: Hashable
+    opening: Opening | None
+    seed: int
+
+
+def owed_returns(latest: Iterable[tuple[int, int, int, int | None, int | None]],
+                 book: Sequence[Opening]) -> dict[frozenset[int], FirstMeeting]:
+    """The return games owed, by pair, given (black, white, game number, opening number, seed)
+    for the latest finished game of each entrant at black with each at white.
+
+    A pair owes a return game when its latest finished game was a first meeting. A first
+    meeting's seed is its own, and its return game, the pair's next finished game, reuses it
+    with colours swapped: so the pair's latest game is a return game exactly when the latest
+    with colours the other way round has the same seed. The return game is then the pair's
+    next meeting, however long after. A game without a seed (recorded before seeds were), or
+    whose opening is no longer in ``book``, owes none.
+
+    >>> book = [Opening(1, ("a2-a3",)), Opening(2, ("b2-b3",))]
+    >>> first, back, again = (7, 8, 10, 1, 111), (8, 7, 11, 1, 111), (7, 8, 12, 2, 222)
+    >>> owed = owed_returns([first], book)[frozenset({7, 8})]
+    >>> owed.black, owed.opening.number, owed.seed
+    (7, 1, 111)
+    >>> owed_returns([first, back], book), owed_returns([back, again], book)[frozenset({7, 8})].seed
+    ({}, 222)
+    """
+    by_number = {opening.number: opening for opening in book}
+    by_colours = {(game[0], game[1]): game for game in latest}
+    owed = {}
+    for (black, white), game in by_colours.items():
+        other = by_colours.get((white, black))
+        if other is not None and other[2] > game[2]:
+            continue  # the pair's latest game is the other way round
+        _, _, _, number, seed = game
+        returned = other is not None and other[4] == seed
+        opening = None if number is None else by_number.get(number)
+        if seed is None or returned or (number is not None and opening is None) or \
+                black == white:  # (a pair merged into one account)
+            continue
+        owed[frozenset({black, white})] = FirstMeeting(black, opening, seed)
+    return owed
+
+
 class LadderStarts:
     """Where a ladder's games start from: a pair of entrants' first meeting takes the next
     opening of ``book`` (shuffled once with ``seed`` and read round and round, so that every
@@ -99,6 +148,9 @@ class LadderStarts:
     pair's next meeting, whenever the pairing makes it, is the return game: the same opening
     and seed (so the same random start) with colours swapped. The meeting after takes a new
     opening, and so on.
+
+    ``identity`` gives what an entrant is known by across runs (its account; by default its
+    index), by which :meth:`owe` is told the return games owed from before (:func:`owed_returns`).
 
     >>> starts = LadderStarts([Opening(1, ("a2-a3",)), Opening(2, ("b2-b3",))], seed=1)
     >>> first = starts.game(1, 0, 1, seed=11)
@@ -109,23 +161,31 @@ class LadderStarts:
     False
     """
 
-    def __init__(self, book: Sequence[Opening], seed: int) -> None:
+    def __init__(self, book: Sequence[Opening], seed: int,
+                 identity: Callable[[int], Hashable] = lambda index: index) -> None:
         shuffled = order_openings(book, len(book), "random", seed=seed) if book else []
         self._openings = itertools.cycle(shuffled)
-        self._returns: dict[frozenset[int], ScheduledGame] = {}  # first games by pair
+        self._identity = identity
+        self._returns: dict[frozenset, FirstMeeting] = {}  # by pair of identities
+
+    def owe(self, owed: Mapping[frozenset, FirstMeeting]) -> None:
+        """Owe the return games of ``owed``'s first meetings, by pair of identities (those of
+        the games played before this run, before it pairs anyone)."""
+        self._returns.update(owed)
 
     def game(self, number: int, black: int, white: int, seed: int) -> ScheduledGame:
         """Game ``number``, which the pairing made between ``black`` and ``white`` with
         ``seed``: the return game of their last meeting if that was a first one, else a first
         game with the next opening."""
-        pair = frozenset({black, white})
+        pair = frozenset({self._identity(black), self._identity(white)})
         first = self._returns.pop(pair, None)
         if first is not None:
-            return ScheduledGame(number, None, first.white, first.black, first.seed,
-                                 first.opening)
-        game = ScheduledGame(number, None, black, white, seed, next(self._openings, None))
-        self._returns[pair] = game
-        return game
+            if self._identity(black) == first.black:
+                black, white = white, black
+            return ScheduledGame(number, None, black, white, first.seed, first.opening)
+        opening = next(self._openings, None)
+        self._returns[pair] = FirstMeeting(self._identity(black), opening, seed)
+        return ScheduledGame(number, None, black, white, seed, opening)
 
 
 class Ladder:

@@ -13,7 +13,6 @@ process at once (the second Ctrl-C, an SPRT verdict) and refuses to start new on
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
 import threading
@@ -21,6 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from ..inbound import printable_line
 from ..plan.time_control import TimeControl
 from ..text import one_line
 from .channel import (Channel, ChannelClosed, ChannelError, ChannelTimeout, EngineChannel,
@@ -134,12 +134,18 @@ def identity(channel: Channel, timeout: float) -> tuple[str, str]:
             answer = channel.send(command, time.monotonic() + timeout).strip()
         except GtpFailure:
             answer = ""
-        words.append(answer if _SHORT_LINE.fullmatch(answer) else "")
+        words.append(answer if _worth_showing(answer) else "")
     return words[0], words[1]
 
 
-# A name or version worth showing: one line of printable text, not too long to read.
-_SHORT_LINE = re.compile(r"[^\x00-\x1f\x7f]{1,40}")
+# The longest name or version worth showing.
+_SHORT_LINE = 40
+
+
+def _worth_showing(answer: str) -> bool:
+    """Whether a ``name`` or ``version`` answer is worth showing: one line of printable text
+    (:func:`~referee.inbound.printable_line`), not too long to read."""
+    return 0 < len(answer) <= _SHORT_LINE and printable_line(answer)
 
 
 def cannot_start(spec: EngineSpec) -> str | None:

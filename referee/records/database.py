@@ -54,7 +54,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from engine import COLOUR_NAMES, Outcome, Termination
 
@@ -167,6 +167,14 @@ MIGRATIONS: tuple[str, ...] = (
         value BLOB NOT NULL
     ) WITHOUT ROWID;
     """,
+    # The seed a game's start was drawn with: a ladder's first meeting of two accounts has a
+    # seed of its own and their return game reuses it, so that a restarted ladder can tell the
+    # return games still owed (``LadderDatabase.latest_games``, from this index alone). Games
+    # recorded before have none.
+    """
+    ALTER TABLE games ADD COLUMN seed INTEGER;
+    CREATE INDEX games_by_pair ON games (pool, status, black, white, opening, seed);
+    """,
 )
 # The name of the resume tickets' secret in the table ``secrets``.
 TICKET_SECRET = "tickets"
@@ -175,7 +183,7 @@ GAME_COLUMNS = """
     games.id, games.pool, black_account.name AS black_name, white_account.name AS white_name,
     black_engine, black_version, white_engine, white_version, status, started, finished,
     moves, times, lag, analysis, result, termination, at_fault, reason, opening, opening_plies,
-    start_options
+    start_options, seed
 """
 GAME_SOURCE = """
     games JOIN accounts AS black_account ON black_account.id = games.black
@@ -266,7 +274,8 @@ class Ending:
     (JSON values, ``None`` where nothing was said; empty: none at all), the outcome, the colour
     at fault (0 black, 1 white, ``None``) and when it finished; where it started: the number of
     the book's ``opening`` it was played from (``None``: none), how many of the first moves are
-    that opening's (``opening_plies``), and the ``start_options`` that fixed a random start."""
+    that opening's (``opening_plies``), the ``start_options`` that fixed a random start, and
+    the ``seed`` that start was drawn with (a ladder's return game shares its first's)."""
 
     moves: tuple[str, ...]
     times: tuple[float, ...]
@@ -278,6 +287,7 @@ class Ending:
     opening: int | None = None
     opening_plies: int = 0
     start_options: Mapping[str, str] = field(default_factory=dict, hash=False)
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -376,6 +386,18 @@ class PairResult:
     wins: int
     draws: int
     losses: int
+
+
+class LatestGame(NamedTuple):
+    """The latest finished game of one pool with one account at black and another at white
+    (ids): the game's id, the number of the book opening it started from and the seed of its
+    start (``None``: none, or recorded before seeds were)."""
+
+    black: int
+    white: int
+    game: int
+    opening: int | None
+    seed: int | None
 
 
 def now() -> datetime.datetime:
@@ -795,13 +817,14 @@ class LadderDatabase:
         connection.execute(
             "UPDATE games SET status = 'finished', finished = ?, moves = ?, times = ?, lag = ?, "
             "analysis = ?, result = ?, termination = ?, at_fault = ?, reason = ?, opening = ?, "
-            "opening_plies = ?, start_options = ? WHERE id = ?",
+            "opening_plies = ?, start_options = ?, seed = ? WHERE id = ?",
             (finished, _json(ending.moves), _milliseconds(ending.times),
              _milliseconds(ending.lag), _json(ending.analysis) if ending.analysis else None,
              ending.outcome.result, ending.outcome.termination.value,
              None if ending.at_fault is None else COLOUR_NAMES[ending.at_fault],
              ending.outcome.reason, ending.opening, ending.opening_plies,
-             _json(dict(ending.start_options)) if ending.start_options else None, game))
+             _json(dict(ending.start_options)) if ending.start_options else None, ending.seed,
+             game))
         for colour, account in enumerate(players):
             self._tally(connection, pool, account, ending.outcome.winner, colour, finished)
         for rating in ratings:
@@ -975,6 +998,18 @@ class LadderDatabase:
                                 int(losses))
                      for black, black_name, white, white_name, wins, draws, losses in rows)
 
+    def latest_games(self, pool: int) -> tuple[LatestGame, ...]:
+        """The latest finished game of ``pool`` for each account at black and each at white
+        (one per ordered pair), in the order of the pairs; read from the index
+        ``games_by_pair`` alone, whose entries take each game's id along (SQLite reads the
+        bare columns of a ``MAX`` aggregate from the row holding the maximum)."""
+        with self._read() as connection:
+            rows = connection.execute(
+                "SELECT black, white, MAX(id), opening, seed FROM games INDEXED BY games_by_pair "
+                "WHERE pool = ? AND status = 'finished' GROUP BY black, white",
+                (pool,)).fetchall()
+        return tuple(LatestGame(*row) for row in rows)
+
     def finished_games(self, pool: int) -> int:
         """How many games of ``pool`` finished, from the standings' tallies (a game counts
         in both players' lines): cheap enough to ask every few seconds."""
@@ -1026,7 +1061,8 @@ def _game(row: sqlite3.Row) -> Game:
             at_fault=None if row["at_fault"] is None else COLOUR_NAMES.index(row["at_fault"]),
             analysis=tuple(json.loads(row["analysis"])) if row["analysis"] else (),
             opening=row["opening"], opening_plies=row["opening_plies"],
-            start_options=json.loads(row["start_options"]) if row["start_options"] else {})
+            start_options=json.loads(row["start_options"]) if row["start_options"] else {},
+            seed=row["seed"])
     return Game(row["id"], row["pool"], row["black_name"], row["white_name"],
                 Engine(row["black_engine"], row["black_version"]),
                 Engine(row["white_engine"], row["white_version"]), GameStatus(row["status"]),

@@ -27,6 +27,7 @@ from referee.host import wire
 from referee.play.lag import RTT_FACTOR, RTT_SLACK, LagPolicy, LagQuota
 from referee.play.remote import Link, RemoteChannel
 from referee.host.roster import Entrant, Roster, token_digest
+from referee.host.door import Door, DoorPolicy
 from referee.host.event_server import EventServer
 from referee.host.event import Event, EventError
 from referee.host.event_file import EventFileError, read_event
@@ -104,6 +105,37 @@ def test_a_bad_event_file_is_one_line_naming_the_key(tmp_path, change, message):
     assert "\n" not in str(error.value)
 
 
+def test_the_doors_memory_of_wrong_tokens_and_bans_is_bounded_whatever_the_addresses():
+    # A flood of wrong tokens from every /64 of a /48 and more (a fake clock: no waiting).
+    clock, lines = [0.0], []
+    door = Door(DoorPolicy(failures=3, window=600, ban=60), lines.append, lambda: clock[0],
+                most=1000)
+    blocks = [f"[2001:db8:0:{block:x}::1]:5000" for block in range(3000)]
+    for address in blocks:
+        for _ in range(3):  # the third bans the block
+            door.failed(address)
+    assert len(door._failures) == len(door._banned) == 1000
+    crowded = [line for line in lines if line.startswith("remembering")]
+    assert crowded == ["remembering the wrong tokens or bans of over 1000 addresses at once: "
+                       "the oldest are forgotten"]  # once an interval, not once a key
+    # The latest addresses are the ones remembered: the last is banned, the first forgotten.
+    assert door.knock(blocks[-1]) == "3 wrong tokens within 600 s: banned for 60 s"
+    assert door.knock(blocks[0]) is None
+    assert door.failed(blocks[0]) == 0.25  # a first wrong token again
+    clock[0] += 10.0  # one interval later, the cap reached again is said again
+    for address in blocks[:1000]:
+        door.failed(address)
+    assert len([line for line in lines if line.startswith("remembering")]) == 2
+
+
+def test_an_address_remembers_no_more_wrong_tokens_than_a_ban_needs():
+    door = Door(DoorPolicy(failures=3, first_delay=1, most_delay=100), lambda line: None,
+                lambda: 0.0)
+    delays = [door.failed("10.0.0.1:5000") for _ in range(50)]
+    assert delays[:4] == [1, 2, 4, 4]  # the ban's count is the most the delay grows to
+    assert [len(times) for times in door._failures.values()] == [3]
+
+
 def event_error(event_file) -> str:
     """The one line an event that cannot start (on 127.0.0.1, any free port) says why."""
     with pytest.raises(EventError) as error:
@@ -126,6 +158,15 @@ def test_an_events_folder_messages_name_the_event_files_keys(tmp_path):
                   "participant 1 time 20 (now 30)", "use another folder (out in the event file)"):
         assert words in differ
     assert "--" not in busy + differ and "engine" not in differ
+
+
+@pytest.mark.parametrize("escape", ["u001b", "u202e", "u0085", "u2029"])
+def test_a_participant_name_holding_a_control_or_bidi_character_is_refused(tmp_path, escape):
+    path = write_event(tmp_path, names=(f"Al\\{escape}ice", "Beta"))  # a TOML escape
+    with pytest.raises(EventFileError, match=r"participant 1: the name 'Al\\(x1b|u202e|x85|u2029)"
+                                             r"ice' holds a control, line separator or "
+                                             r"bidirectional character"):
+        read_event(path)
 
 
 def test_participants_need_distinct_names_and_long_distinct_tokens(tmp_path):

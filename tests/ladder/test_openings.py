@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import urllib.request
 
 import pytest
@@ -103,6 +104,32 @@ def test_a_pool_plays_each_opening_twice_colours_swapped_and_records_it(tmp_path
         starts = [opening.start_options for opening in replayed]
         assert all(game.ending.start_options in starts for game in layouts)
     assert "Traceback" not in "\n".join(lines)
+
+
+def test_a_return_game_owed_when_the_service_stops_is_played_after_its_restart(tmp_path):
+    """The service stops right after the pair's first meeting is written (its log line holds
+    the pool's recorder, so that the return game cannot begin before the stop); restarted, it
+    plays that return game first: the same opening and seed, colours swapped."""
+    (tmp_path / "book.txt").write_text(BOOK)
+    settings = read_ladder(write_ladder(tmp_path, {"bt": POOLS["bt"]}, ANCHORS[:2]))
+    written, release = threading.Event(), threading.Event()
+
+    def hold_after_the_first_game(line: str) -> None:
+        if line.startswith("bt: ") and not written.is_set():
+            written.set()
+            release.wait(30)
+
+    with LadderService(settings, hold_after_the_first_game) as service:
+        assert written.wait(60)
+        service.pools["bt"].stop()  # no new game: the pair's next meeting is after the restart
+        release.set()
+    with LadderService(settings, print) as service:
+        wait_until(lambda: len(first_games(service.records, "bt")) == 2, 60)
+        first, second = first_games(service.records, "bt")
+    assert (second.black, second.white) == (first.white, first.black)
+    assert second.ending.opening == first.ending.opening is not None
+    assert second.ending.seed == first.ending.seed is not None
+    assert second.ending.moves[:2] == first.ending.moves[:2]
 
 
 @pytest.mark.parametrize("book, message", [

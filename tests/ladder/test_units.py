@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from referee.host.ladder_file import LadderFileError, read_ladder
-from referee.plan.ladder import Ladder, LadderStarts, rated_pairings
+from referee.plan.ladder import Ladder, LadderStarts, owed_returns, rated_pairings
 from referee.plan.setup import Opening
 from referee.play.pool_seats import MOST_REST_SECONDS, REST_SECONDS, _Rest
 
@@ -115,6 +115,22 @@ def test_each_pair_meets_again_on_its_last_start_with_colours_swapped_then_on_a_
     assert len(cycles) > 10 and all(cycle == cycles[0] for cycle in cycles[:-1])
     assert sorted(cycles[0]) == [1, 2, 3, 4, 5] and cycles[0] != [1, 2, 3, 4, 5]
     assert len({game.seed for games in meetings.values() for game in games}) == len(drawn)
+
+
+def test_a_return_game_owed_from_before_a_restart_is_found_by_account_not_by_index():
+    """After a restart the entrants are seated in the order they come back: the return game
+    owed to accounts 7 and 8 is matched by account, its colours the other way round from the
+    first meeting whatever the pairing says, and owed once."""
+    book = [Opening(number, (f"m{number}",)) for number in range(1, 3)]
+    owed = owed_returns([(7, 8, 40, 2, 111), (8, 7, 30, 1, 99)], book)  # 40 is a first meeting
+    accounts = [9, 8, 7]  # account by entrant index, as they came back
+    starts = LadderStarts(book, 1, accounts.__getitem__)
+    starts.owe(owed)
+    game = starts.game(1, 2, 1, seed=555)  # account 7 black again: swapped
+    assert (accounts[game.black], accounts[game.white], game.opening, game.seed) == (
+        8, 7, book[1], 111)
+    assert starts.game(2, 2, 1, seed=666).seed == 666  # the next meeting is a first one
+    assert starts.game(3, 0, 1, seed=777).seed == 777
 
 
 def test_a_misbehaving_engine_rests_longer_each_time_in_a_row_up_to_a_limit():

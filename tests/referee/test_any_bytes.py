@@ -19,7 +19,8 @@ from referee.commands import cli
 from referee.inbound import load_json, printable
 from referee.records.folder import ResultsFile, save_game, write_summary
 from referee.plan.setup import Setup
-from referee.play.entrants import EngineSpec
+from referee.play.channel import InProcessChannel
+from referee.play.entrants import EngineSpec, identity, own_name
 from referee.records.sgf import read_sgf
 from referee.run.settings import RunSettings
 
@@ -127,6 +128,22 @@ def test_moves_in_bytes_that_are_no_text_lose_and_the_match_goes_on(tmp_path, ca
     reasons = " ".join(row["reason"] for row in rows)
     assert "\ufffd" in reasons and "answer longer than" in reasons
     assert any(row.get("analysis") for row in rows)  # the nested pv was kept, cut short
+
+
+def test_a_name_with_a_bidi_override_or_a_c1_control_is_cleaned(tmp_path):
+    """Through a real engine's pipe, and through a channel in this process, the channel cleans
+    them (U+FFFD, as a C0 control) before the name is looked at; a mark that only says which
+    way the text runs is printable, and kept."""
+    payloads = tmp_path / "payloads"
+    payloads.mkdir()
+    (payloads / "000").write_bytes("= Ev\u202eil\x85one\n\n".encode())
+    noisy = EngineSpec(f"{PYTHON} {NOISY} --command name --payloads "
+                       f"{shlex.quote(str(payloads))}", "noisy")
+    assert own_name(noisy, 10)[0] == "Ev\ufffdil\ufffdone"
+    for nasty in ("\x1b", "\u202e", "\x85", "\u2028", "\u2067", "\u200f"):
+        channel = InProcessChannel(lambda line, nasty=nasty: f"= Ev{nasty}il\n\n")
+        kept = nasty if nasty == "\u200f" else "\ufffd"
+        assert identity(channel, 10) == (f"Ev{kept}il",) * 2, nasty
 
 
 def test_a_name_answer_of_a_megabyte_of_escapes_is_not_a_name(tmp_path, capfd):

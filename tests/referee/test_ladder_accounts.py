@@ -47,7 +47,7 @@ def test_a_first_login_makes_the_account_and_later_ones_need_its_password(accoun
 def test_names_follow_the_rules(accounts):
     assert refusal(accounts, "x", "pw") == "a name has 2 to 24 characters"
     assert refusal(accounts, "x" * 25, "pw") == "a name has 2 to 24 characters"
-    for name in ("Leela Zero", "fuego/1", "ålice", "kata\n"):
+    for name in ("Leela Zero", "fuego/1", "ålice", "kata\n", "ev\u202eil", "ka\x85ta"):
         assert refusal(accounts, name, "pw") == \
             'a name has only ASCII letters, digits, "-", "_" and "."'
     assert refusal(accounts, "newbie", "") == "a password has 1 to 256 characters"

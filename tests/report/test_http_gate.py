@@ -94,6 +94,12 @@ def test_a_token_that_is_not_ascii_is_refused_not_a_traceback(play):
     still_well(play)
 
 
+@pytest.mark.parametrize("move", ["a1\x1b", "a1\u202e", "a1\x85", "a1\u2028", "a1\u2066"])
+def test_a_field_holding_a_control_separator_or_bidi_character_is_refused(play, move):
+    body = json.dumps({"token": "x", "ply": 0, "move": move}).encode()
+    assert send(play.port, request(play, "POST", "/move", body)) == "400"
+
+
 def test_a_folder_of_the_report_is_404_not_a_listing(report):
     """On main: ``GET /report-assets/`` answered a listing of the folder."""
     for folder in ("/report-assets/", "/report-assets", "/report-assets/%2e%2e/",
@@ -145,6 +151,19 @@ def test_connections_past_the_bound_are_turned_away_without_a_thread(small_repor
     with connect(port) as connection:  # the slots come back
         connection.sendall(f"GET /{REPORT_NAME} HTTP/1.0\r\n\r\n".encode())
         assert connection.recv(100).startswith(b"HTTP/1.0 200 ")
+
+
+@pytest.mark.parametrize("escaped", ["%1B", "%E2%80%AE", "%C2%85", "%E2%80%A8", "%E2%81%A6"])
+def test_a_path_holding_a_control_separator_or_bidi_character_is_refused_as_such(small_report,
+                                                                                  escaped):
+    port = small_report(Limits())
+    with connect(port) as connection:
+        connection.sendall(f"GET /report-assets/a{escaped}.js HTTP/1.0\r\n\r\n".encode())
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.0 404 ")
+    assert answer.endswith(b'{"error": "refused a path holding unprintable characters"}')
 
 
 def test_a_failing_handler_answers_500_with_one_log_line(tmp_path, caplog, capfd):
