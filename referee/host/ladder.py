@@ -134,7 +134,7 @@ class LadderService:
             self.pages = LadderPages(
                 self.records, lambda pool: by_id[pool].connected() if pool in by_id
                 else frozenset(), lambda pool: by_id[pool].live if pool in by_id else None,
-                anchors, host, port)
+                anchors, host, port, name=self.settings.name)
         except OSError as error:
             raise LadderError(f"cannot serve the pages on {host}:{port}: "
                               f"{error.strerror or error}") from None

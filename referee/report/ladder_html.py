@@ -104,20 +104,20 @@ def _live_section(title: str = "Games in progress") -> str:
             f'</h2><div id="live-games"></div></section>')
 
 
-def index_page(lines: Sequence[PoolLine]) -> str:
-    """The first page: every pool with its game, board, time control, who is connected, and
-    the games finished today (UTC)."""
+def index_page(name: str, lines: Sequence[PoolLine]) -> str:
+    """The first page, titled with the ladder's ``name``: every pool with its game, board,
+    time control, who is connected, and the games finished today (UTC)."""
     rows = "".join(
         f"<tr><td class=\"name\">{_link(pool_href(line.pool.name), line.pool.name)}</td>"
         f"<td class=\"name\">{escape(line.pool.game)}</td><td>{escape(board_text(line.pool))}"
         f"</td><td>{escape(line.pool.time_control)}</td><td>{line.connected}</td>"
         f"<td>{line.today}</td></tr>" for line in lines)
-    body = ('<header><h1>Ladder</h1><p class="meta">Pools, each one game with its board and '
-            'time control; ratings after every game and over all games.</p></header><main>'
-            '<table><tr><th class="name">pool</th><th class="name">game</th><th>board</th>'
-            f'<th>time control</th><th>connected</th><th>games today</th></tr>{rows}</table>'
-            '</main>')
-    return _document("Ladder", body)
+    body = (f'<header><h1>{escape(name)}</h1><p class="meta">Pools, each one game with its '
+            'board and time control; ratings after every game and over all games.</p>'
+            '</header><main><table><tr><th class="name">pool</th><th class="name">game</th>'
+            '<th>board</th><th>time control</th><th>connected</th><th>games today</th></tr>'
+            f'{rows}</table></main>')
+    return _document(name, body)
 
 
 def standings_table(standings: Sequence[Standing], connected: frozenset[str]) -> str:

@@ -50,6 +50,7 @@ def test_the_pools_with_who_is_connected_and_todays_games(ladder, pages):
     status, page, headers = get(pages.url + "/")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert 'href="/pool/bt"' in page and 'href="/pool/bt-small"' in page and "6x6" in page
+    assert "<h1>The &lt;Test&gt; Ladder</h1>" in page  # the service file's name, escaped
 
 
 def test_standings_and_all_time_ratings_of_a_pool(ladder, pages):
