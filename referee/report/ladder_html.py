@@ -140,12 +140,16 @@ def standings_table(standings: Sequence[Standing], connected: frozenset[str]) ->
 
 
 def alltime_table(alltime: AllTimeTable | None) -> str:
-    """The all-time Bradley-Terry table, or a note saying why there is none yet."""
+    """The all-time Bradley-Terry table, or a note saying why there is none yet. The table is
+    of its last fit, which may be older than the pool's latest games: each note says when."""
     if alltime is None:
         return '<p class="note">not computed yet</p>'
+    when = f"when last computed ({moment_text(alltime.computed)} UTC; again as games finish)"
+    if not alltime.games:
+        return f'<p class="note">no game had finished {when}</p>'
     if not alltime.ratings:
-        return (f'<p class="note">{alltime.games} games, which do not connect every account '
-                f'yet: no common scale</p>')
+        return (f'<p class="note">the {alltime.games} games finished {when} do not connect '
+                f'every account yet: no common scale</p>')
     basis = f"anchored at {alltime.anchor}" if alltime.anchor else "mean 0"
     if alltime.virtual_draws:
         basis += f", {alltime.virtual_draws} virtual draw per pairing"

@@ -18,6 +18,7 @@ from referee.stats.alltime import fit_pool
 from referee.host.ladder_pages import LadderPages
 from referee.records.database import LadderDatabase, PairResult
 from referee.records.sgf import read_collection
+from referee.report.ladder_html import alltime_table
 from referee.report.live import LiveGame, LiveGames
 
 from .conftest import DAY, HOSTILE, NOON, Ladder, get, get_json, write_game
@@ -239,6 +240,16 @@ def wait_for(condition, seconds: float = 10.0):
         assert time.monotonic() < deadline, "not in time"
         time.sleep(0.02)
     return value
+
+
+def test_the_all_time_note_says_when_it_was_computed():
+    """A table fitted before the pool's latest games says so, rather than seem to count them."""
+    assert alltime_table(fit_pool([], computed=NOON)) == (
+        '<p class="note">no game had finished when last computed (2026-03-01 12:00 UTC; again '
+        'as games finish)</p>')
+    apart = [PairResult(1, "one", 2, "two", 1, 0, 0), PairResult(3, "three", 4, "four", 0, 0, 2)]
+    assert "the 3 games finished when last computed (2026-03-01 12:00 UTC; " in \
+        alltime_table(fit_pool(apart, computed=NOON))
 
 
 def test_fit_pool_of_a_worked_example():
