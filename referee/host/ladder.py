@@ -228,7 +228,9 @@ class LadderService:
             return
         if registration is not None:
             self.accounts.registration_open = registration == "open"
-            self.log(f"registration is {registration}")
+            self.log("registration is open: a first login makes an account"
+                     if registration == "open" else "registration is by invitation: a new "
+                     "account needs one (ladder admin ... invite)")
 
     def stop(self) -> None:
         """Stop serving: the server closes every connection, the pools abandon their games

@@ -91,7 +91,8 @@ def test_the_operator_disables_accounts_and_closes_registration_while_it_runs(
         service_file.write_text(service_file.read_text().replace(
             'name = "Test ladder"', 'name = "Test ladder"\nregistration = "invitation"'))
         service.reload()
-        assert lines[-1] == "registration is invitation"
+        assert lines[-1] == ("registration is by invitation: a new account needs one (ladder "
+                             "admin ... invite)")
         assert hello(service.url, pool="clobber", name="Newcomer", password="pw") == {
             "type": "refused",
             "reason": "registration is closed: a new account needs an invitation"}
