@@ -216,11 +216,25 @@ def rating_chart(history: Sequence[RatingPoint]) -> str:
                       title="rating after each rated game, with its 95 % interval")
 
 
+def rating_now(history: Sequence[RatingPoint]) -> str:
+    """The rating after the last rated game, as the standings show it, and the count of them."""
+    if not history:
+        return ""
+    last = history[-1]
+    return (f'<p class="meta">rating {last.rating:.0f} ± {last.deviation:.0f} after '
+            f'{len(history)} rated game{"s" if len(history) > 1 else ""}</p>')
+
+
 def opponents_table(opponents: Sequence[OpponentRecord]) -> str:
-    rows = [[record.opponent, str(record.games), str(record.wins), str(record.draws),
-             str(record.losses)] for record in opponents]
-    return table(["opponent", "games", "wins", "draws", "losses"], rows) if rows else \
-        '<p class="note">no finished game</p>'
+    """Results against each opponent, each a link to the opponent's page."""
+    if not opponents:
+        return '<p class="note">no finished game</p>'
+    rows = "".join(
+        f"<tr><td class=\"name\">{_link(account_href(record.opponent), record.opponent)}</td>"
+        f"<td>{record.games}</td><td>{record.wins}</td><td>{record.draws}</td>"
+        f"<td>{record.losses}</td></tr>" for record in opponents)
+    return ('<table class="opponents"><tr><th class="name">opponent</th><th>games</th>'
+            '<th>wins</th><th>draws</th><th>losses</th></tr>' + rows + "</table>")
 
 
 def engines_table(engines: Sequence[EngineSeen]) -> str:
@@ -232,11 +246,12 @@ def engines_table(engines: Sequence[EngineSeen]) -> str:
 
 def account_page(account: Account, pools: Sequence[AccountInPool], recent: Sequence[Game],
                  engines: Sequence[EngineSeen]) -> str:
-    """An account's page: per pool its rating over time and results against each opponent;
-    then its recent games and the engines (name and version answers) it played with."""
+    """An account's page: per pool its rating now and over time, and results against each
+    opponent; then its recent games and the engines (name and version answers) it played
+    with."""
     sections = "".join(
         f"<section class=\"pool\"><h2>{_link(pool_href(part.pool.name), part.pool.name)} "
-        f"({escape(part.pool.game)})</h2>{rating_chart(part.history)}"
+        f"({escape(part.pool.game)})</h2>{rating_now(part.history)}{rating_chart(part.history)}"
         f"<h3>Results against each opponent</h3>{opponents_table(part.opponents)}</section>"
         for part in pools)
     state = " · disabled" if account.disabled else ""

@@ -102,6 +102,12 @@ def test_an_account_page_results_per_opponent_and_engines(ladder, pages):
     assert {engine["name"] for engine in answer["engines"]} == {HOSTILE, "beta-bot"}
     status, page, _ = get(pages.url + "/account/beta")
     assert status == 200 and page.count("<polyline") == 1  # the rating chart
+    last = part["ratings"][-1]  # the rating now, as the pool's standings give it
+    assert (f"rating {last['rating']:.0f} ± {last['deviation']:.0f} after "
+            f"{len(part['ratings'])} rated games") in page
+    opponents = page[page.index('<table class="opponents">'):]
+    assert all(f'href="/account/{record["opponent"]}"' in opponents[:opponents.index("</table>")]
+               for record in part["opponents"])
     assert "&lt;script&gt;x&lt;/script&gt;" in page and HOSTILE not in page
     assert get(pages.url + "/account/_under")[0] == 200
 
