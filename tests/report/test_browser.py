@@ -226,9 +226,11 @@ def test_the_live_view_shows_the_last_analysis_and_the_graph(browser, breakthrou
         assert text.startswith("black's engine: score -0.50 · depth 12 · ")
         assert browser.evaluate(f"{card}.querySelectorAll('svg.evaluation polyline').length") \
             == 2
-        # The card keeps the board's width (a long line wraps) and the small chart's legend
-        # does not overlap its title.
+        # The card keeps the board's width (a long line wraps) and the small chart's title fits
+        # in it, its legend not over the title.
         assert browser.evaluate(f"{card}.querySelector('.analysis').offsetWidth") <= 280
+        title = f"{card}.querySelector('svg.evaluation text.title').getBBox()"
+        assert browser.evaluate(f"{title}.x + {title}.width") <= 280
         overlaps = """[...CARD.querySelectorAll('svg.evaluation text:not(.title)')].some(text => {
             const a = text.getBBox(), b = CARD.querySelector('svg.evaluation text.title').getBBox();
             return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height
