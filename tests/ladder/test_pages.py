@@ -160,6 +160,11 @@ def test_unknown_names_and_odd_paths_are_404(pages, path):
     assert "<script>" not in body and "<" not in body
 
 
+def test_a_missing_page_says_what_is_missing(pages):
+    """The JSON of a 404 is the reason alone (it read ``refused no pool called nothing``)."""
+    assert get(pages.url + "/api/pool/nothing")[1] == '{"error": "no pool called nothing"}'
+
+
 def test_hostile_queries_are_refused_with_one_escaped_line(pages):
     status, body, _ = get(pages.url + "/api/live?pool=%3Cscript%3E")
     assert status == 400 and "<script>" not in body
