@@ -26,7 +26,12 @@ from .match import PROGRAM
 @click.argument("service_file", metavar="LADDER.toml",
                 type=click.Path(dir_okay=False, path_type=Path))
 def serve_command(service_file: Path) -> int:
-    """Serve the ladder: every pool on one port, its pages, until stopped."""
+    """Serve the ladder: every pool on one port, its pages, until stopped.
+
+    LADDER.toml is the service file: the ladder's name and database, where participants
+    connect (and the TLS certificate), the pages' port, the pools and the house anchors; its
+    keys are in docs/ladder.md. SIGHUP reloads the certificate and the registration.
+    """
     try:
         settings = read_ladder(service_file)
     except LadderFileError as error:

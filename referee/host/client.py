@@ -243,7 +243,7 @@ class Client:
                 except ssl.SSLCertVerificationError as error:
                     raise ClientError(self._distrust(error)) from None
                 except ConnectionRefusedError:
-                    why = (f"{self.address} refused the connection (the event's server is not "
+                    why = (f"{self.address} refused the connection (the server is not "
                            f"running there, or not yet)")
                 except ConnectionClosed as error:
                     why = f"the connection to {self.address} dropped ({error})"
@@ -286,30 +286,30 @@ class Client:
         if error.verify_code == EXPIRED:
             presented = self._presented()
             date = f" on {utc_text(presented.not_after)}" if presented else ""
-            return (f"the event's certificate ({self.address}) expired{date}: tell the "
+            return (f"the server's certificate ({self.address}) expired{date}: tell the "
                     f"organiser (the server needs a new one)")
         if error.verify_code == NOT_YET_VALID:
             presented = self._presented()
             date = f" until {utc_text(presented.not_before)}" if presented else " yet"
-            return (f"the event's certificate ({self.address}) is not valid{date}: check this "
+            return (f"the server's certificate ({self.address}) is not valid{date}: check this "
                     f"machine's date and time, else tell the organiser")
         why = error.verify_message
         if self.ca_file:
-            return (f"the event's certificate ({self.address}) is not the one in {self.ca_file} "
-                    f"({why}): ask the organiser for the event's current cert.pem")
-        return (f"the event's certificate ({self.address}) is not trusted by this machine "
-                f"({why}): ask the organiser for the event's cert.pem and add --ca cert.pem")
+            return (f"the server's certificate ({self.address}) is not the one in {self.ca_file} "
+                    f"({why}): ask the organiser for the server's current cert.pem")
+        return (f"the server's certificate ({self.address}) is not trusted by this machine "
+                f"({why}): ask the organiser for the server's cert.pem and add --ca cert.pem")
 
     def _wrong_name(self, presented: Certificate | None) -> str:
         """The line for a certificate made for other names than the one connected to."""
         if presented is None or not presented.names:
-            return (f"the event's certificate ({self.address}) is not for {self.host}: ask "
+            return (f"the server's certificate ({self.address}) is not for {self.host}: ask "
                     f"the organiser which address to connect to")
         parts = urlsplit(self.url)
         netloc = _bracketed(presented.names[0])
         if parts.port is not None:
             netloc += f":{self.port}"
-        return (f"the event's certificate is for {', '.join(presented.names)}, not "
+        return (f"the server's certificate is for {', '.join(presented.names)}, not "
                 f"{self.host}: connect to {parts._replace(netloc=netloc).geturl()} or ask the "
                 f"organiser which address to use")
 

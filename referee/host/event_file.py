@@ -101,7 +101,9 @@ def read_event(path: Path) -> EventSettings:
         raise EventFileError(f"{path}: {error}") from None
     reader = Table(data, str(path))
     try:
-        return _event(reader, path)
+        settings = _event(reader, path)
+        reader.refuse_unused()
+        return settings
     except ValueError as error:
         raise EventFileError(f"{path}: {error}") from None
 
@@ -155,7 +157,7 @@ def _event(reader: Table, path: Path) -> EventSettings:
     limits = reader.table_of("limits")
     anchor = reader.get("anchor", dict)
     if anchor is not None:
-        anchor_reader = Table(anchor, "anchor")
+        anchor_reader = reader.table_of("anchor")
         anchor = (anchor_reader.get("name", str), anchor_reader.number("elo", 0.0, -1e9))
         if anchor[0] not in [entrant.name for entrant in entrants]:
             raise ValueError(f"anchor {anchor[0]!r} is not a participant")

@@ -30,13 +30,17 @@ _KIND_NAMES = {(int, float): "a number", (int,): "a whole number", (str,): "text
 
 
 class Table:
-    """Typed look-ups in one table of a file; ``-`` and ``_`` are the same in keys."""
+    """Typed look-ups in one table of a file; ``-`` and ``_`` are the same in keys. It notes
+    the keys looked up, and the tables within it handed out, for :meth:`refuse_unused`."""
 
     def __init__(self, table: Mapping[str, Any], where: str) -> None:
         self.table = {str(key).replace("_", "-"): value for key, value in table.items()}
         self.where = where
+        self._asked: set[str] = set()
+        self._parts: list[Table] = []
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+        self._asked.add(key)
         value = self.table.get(key, default)
         if value is default:
             return value
@@ -66,7 +70,9 @@ class Table:
         return value
 
     def table_of(self, key: str) -> Table:
-        return Table(self.get(key, dict, {}), f"{self.where} [{key}]")
+        part = Table(self.get(key, dict, {}), f"{self.where} [{key}]")
+        self._parts.append(part)
+        return part
 
     def tables(self, key: str) -> list[Table]:
         """The tables of an array of tables (``[[key]]``), each named ``key N``."""
@@ -74,7 +80,20 @@ class Table:
         for number, table in enumerate(tables, 1):
             if not isinstance(table, dict):
                 raise ValueError(f"{key} {number} must be a table ([[{key}]])")
-        return [Table(table, f"{key} {number}") for number, table in enumerate(tables, 1)]
+        parts = [Table(table, f"{key} {number}") for number, table in enumerate(tables, 1)]
+        self._parts += parts
+        return parts
+
+    def refuse_unused(self) -> None:
+        """Raise naming a key that no look-up read, here or in the tables within: a typo
+        (``tme = 10`` would leave the clock at its default without a word), or a key that
+        the others make void (``time`` beside ``move-time``). Call it once all is read."""
+        unused = sorted(set(self.table) - self._asked)
+        if unused:
+            raise ValueError(f"unused key {unused[0]!r} in {self.where} (the keys read there: "
+                             f"{', '.join(sorted(self._asked))})")
+        for part in self._parts:
+            part.refuse_unused()
 
 
 def refuse_repeats(names: Sequence[str], what: str) -> None:

@@ -427,7 +427,7 @@ class GatedHandler(BaseHTTPRequestHandler):
         self.server.refusals.write(address_key(address), f"{status.value} {status.phrase}",
                                    f"refused a request from {address}: {reason} "
                                    f"({status.value})")
-        self.send_json({"error": f"refused {reason}"}, status)
+        self.send_json({"error": reason}, status)
 
     def send_json(self, data: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
         """Answer ``data`` as JSON, with ``<``, ``>`` and ``&`` escaped (``\\u003c``...): the

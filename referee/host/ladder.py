@@ -134,7 +134,7 @@ class LadderService:
             self.pages = LadderPages(
                 self.records, lambda pool: by_id[pool].connected() if pool in by_id
                 else frozenset(), lambda pool: by_id[pool].live if pool in by_id else None,
-                anchors, host, port)
+                anchors, host, port, name=self.settings.name)
         except OSError as error:
             raise LadderError(f"cannot serve the pages on {host}:{port}: "
                               f"{error.strerror or error}") from None
@@ -231,7 +231,9 @@ class LadderService:
             return
         if registration is not None:
             self.accounts.registration_open = registration == "open"
-            self.log(f"registration is {registration}")
+            self.log("registration is open: a first login makes an account"
+                     if registration == "open" else "registration is by invitation: a new "
+                     "account needs one (ladder admin ... invite)")
 
     def stop(self) -> None:
         """Stop serving: the server closes every connection, the pools abandon their games

@@ -20,7 +20,8 @@ when it starts) and one ``[[anchor]]`` per house engine (``pool``, ``name``, ``e
 command line, ``rating``: its fixed Glicko-2 rating).
 
 Paths are relative to the file's folder. Every mistake is a :class:`LadderFileError` of one
-line naming the key.
+line naming the key, a key that nothing reads included (:meth:`.Table.refuse_unused`: a typo
+would leave its default in force without a word).
 """
 
 from __future__ import annotations
@@ -117,7 +118,10 @@ def read_ladder(path: Path) -> LadderSettings:
     except ValueError as error:  # TOML syntax
         raise LadderFileError(f"{path}: {error}") from None
     try:
-        return _ladder(Table(data, str(path)), path)
+        reader = Table(data, str(path))
+        settings = _ladder(reader, path)
+        reader.refuse_unused()
+        return settings
     except ValueError as error:
         raise LadderFileError(f"{path}: {error}") from None
 

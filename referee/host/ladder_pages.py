@@ -245,8 +245,9 @@ class LadderReader:
 
 # --- the server ------------------------------------------------------------------------------
 
-def _handler(reader: LadderReader, started: float, limits: Limits) -> type[GatedHandler]:
-    """The request handler class over one reader."""
+def _handler(reader: LadderReader, name: str, started: float,
+             limits: Limits) -> type[GatedHandler]:
+    """The request handler class over one reader, for the ladder called ``name``."""
 
     class Handler(GatedHandler):
         gate = Gate(ROUTES, limits)
@@ -264,7 +265,7 @@ def _handler(reader: LadderReader, started: float, limits: Limits) -> type[Gated
 
         def _fixed(self, request: Request) -> None:
             if request.path == "/":
-                self._page(html.index_page(reader.pool_lines()))
+                self._page(html.index_page(name, reader.pool_lines()))
             elif request.path == "/live":
                 self._page(html.live_page())
             elif request.path == "/health":
@@ -374,17 +375,19 @@ def _handler(reader: LadderReader, started: float, limits: Limits) -> type[Gated
 class LadderPages:
     """The ladder's pages of ``records`` served on ``host:port`` from a daemon thread (port
     0: any free port), with the all-time ratings refreshed by a thread of their own; raises
-    ``OSError`` when the address cannot be bound. :meth:`stop` ends both."""
+    ``OSError`` when the address cannot be bound. :meth:`stop` ends both. ``name`` is the
+    ladder's, the first page's title."""
 
     def __init__(self, records: LadderDatabase,
                  presence: Callable[[int], frozenset[int]] = _nobody,
                  live: Callable[[int], LiveGames | None] = _no_games,
                  anchors: Mapping[int, tuple[int, float]] | None = None,
                  host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, limits: Limits = LIMITS,
-                 ratings: AllTimeRatings | None = None) -> None:
+                 ratings: AllTimeRatings | None = None, name: str = "Ladder") -> None:
         self.ratings = ratings or AllTimeRatings(records, anchors)
         reader = LadderReader(records, presence, live, self.ratings)
-        self.httpd = GatedServer((host, port), _handler(reader, time.monotonic(), limits))
+        self.httpd = GatedServer((host, port),
+                                 _handler(reader, name, time.monotonic(), limits))
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="ladder pages",
                                         daemon=True)
         self._thread.start()

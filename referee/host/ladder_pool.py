@@ -107,7 +107,8 @@ class LadderPool:
         self.ladder = Ladder(seed, 0, [], 0, rating=self.rating_of, starts=self.starts)
         kept = PoolRecords(self)
         self.runner = Runner(self.run, ThreadExecutor(concurrency), kept,
-                             Observers([_GameStarts(self, kept), LiveView(self.live)]),
+                             Observers([_GameStarts(self, kept),
+                                        LiveView(self.live, kept.database_id)]),
                              self.seating, self.ladder)
 
     def _saved_ratings(self) -> dict[int, tuple[Glicko, datetime.datetime]]:
@@ -265,6 +266,11 @@ class PoolRecords(Records):
 
     def kept(self, game_no: int) -> bool:
         return False  # a pool's games are numbered afresh each time the service starts
+
+    def database_id(self, game: ScheduledGame) -> int:
+        """A started game's number in the database (its page's), which the games in progress
+        show: the runner's numbers start afresh with each pool and each start."""
+        return self.started[game.game_no]
 
     def keep(self, game: FinishedGame) -> None:
         pool = self.pool

@@ -582,6 +582,9 @@ class LadderDatabase:
         into place, so that ``path`` is always a whole database."""
         target = Path(path)
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        if not target.parent.is_dir():  # SQLite would say only "unable to open database file"
+            raise DatabaseWriteFailed(f"cannot back up the ladder database to {target}: no "
+                                      f"folder {target.parent}")
         try:
             copy = sqlite3.connect(temporary)
             try:

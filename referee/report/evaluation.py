@@ -28,6 +28,8 @@ from ..records.analysis import from_row
 
 LEFT, RIGHT, TOP, BOTTOM = 40, 14, 26, 22
 SIDES = ("black", "white")
+TITLE_WIDTH = 260  # about the title's width, in the charts' font
+LEGEND_WIDTH = 250  # the legend's two entries
 
 
 def analysis_text(entry: Mapping[str, Any] | None) -> str:
@@ -79,6 +81,23 @@ def for_black(entries: Sequence[Mapping[str, Any] | None],
     return views
 
 
+def _narrow(width: int) -> bool:
+    """Whether a chart ``width`` wide lacks the room for its title and legend on one line (a
+    game in progress's small chart): the title then starts at the left edge, the legend goes
+    under the plot."""
+    return width - RIGHT - LEGEND_WIDTH < LEFT + TITLE_WIDTH
+
+
+def _legend(width: int, height: int) -> list[str]:
+    """Which line is which engine's: on the title's line at the right, or under the plot."""
+    x, y = width - RIGHT - LEGEND_WIDTH, 16
+    if _narrow(width):
+        x, y = max(0, (width - LEGEND_WIDTH) // 2), height - 6
+    return [f'<line class="view {side}" x1="{x + 125 * index}" x2="{x + 125 * index + 18}" '
+            f'y1="{y - 4}" y2="{y - 4}"/><text class="tick" x="{x + 125 * index + 22}" '
+            f'y="{y}">{escape(side)}\'s engine</text>' for index, side in enumerate(SIDES)]
+
+
 def evaluation_chart(entries: Sequence[Mapping[str, Any] | None], movers: Sequence[int],
                      width: int = 640, height: int = 180) -> str:
     """The chart of both engines' scores for black over the game's plies (-1 to 1), or an
@@ -100,7 +119,8 @@ def evaluation_chart(entries: Sequence[Mapping[str, Any] | None], movers: Sequen
              f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
              f'aria-label="evaluation for black" data-left="{LEFT}" data-width="{plot_w}" '
              f'data-plies="{plies}">',
-             f'<text class="title" x="{LEFT}" y="16">Evaluation for black (1: black wins)'
+             f'<text class="title" x="{4 if _narrow(width) else LEFT}" y="16">'
+             f'Evaluation for black (1: black wins)'
              f'</text>']
     for score in (1, 0.5, 0, -0.5, -1):
         y = py(score)
@@ -112,11 +132,7 @@ def evaluation_chart(entries: Sequence[Mapping[str, Any] | None], movers: Sequen
             points = " ".join(f"{px(ply):.1f},{py(score):.1f}" for ply, score in view)
             parts.append(f'<polyline class="view {side}" points="{points}">'
                          f'<title>{side}\'s engine</title></polyline>')
-    legend_x = width - RIGHT - 250
-    for index, side in enumerate(SIDES):
-        x = legend_x + 125 * index
-        parts.append(f'<line class="view {side}" x1="{x}" x2="{x + 18}" y1="12" y2="12"/>'
-                     f'<text class="tick" x="{x + 22}" y="16">{escape(side)}\'s engine</text>')
+    parts += _legend(width, height)
     parts.append(f'<line class="cursor" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" '
                  f'y2="{height - BOTTOM}"/>')
     parts.append("</svg>")

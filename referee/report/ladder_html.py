@@ -104,20 +104,20 @@ def _live_section(title: str = "Games in progress") -> str:
             f'</h2><div id="live-games"></div></section>')
 
 
-def index_page(lines: Sequence[PoolLine]) -> str:
-    """The first page: every pool with its game, board, time control, who is connected, and
-    the games finished today (UTC)."""
+def index_page(name: str, lines: Sequence[PoolLine]) -> str:
+    """The first page, titled with the ladder's ``name``: every pool with its game, board,
+    time control, who is connected, and the games finished today (UTC)."""
     rows = "".join(
         f"<tr><td class=\"name\">{_link(pool_href(line.pool.name), line.pool.name)}</td>"
         f"<td class=\"name\">{escape(line.pool.game)}</td><td>{escape(board_text(line.pool))}"
         f"</td><td>{escape(line.pool.time_control)}</td><td>{line.connected}</td>"
         f"<td>{line.today}</td></tr>" for line in lines)
-    body = ('<header><h1>Ladder</h1><p class="meta">Pools, each one game with its board and '
-            'time control; ratings after every game and over all games.</p></header><main>'
-            '<table><tr><th class="name">pool</th><th class="name">game</th><th>board</th>'
-            f'<th>time control</th><th>connected</th><th>games today</th></tr>{rows}</table>'
-            '</main>')
-    return _document("Ladder", body)
+    body = (f'<header><h1>{escape(name)}</h1><p class="meta">Pools, each one game with its '
+            'board and time control; ratings after every game and over all games.</p>'
+            '</header><main><table><tr><th class="name">pool</th><th class="name">game</th>'
+            '<th>board</th><th>time control</th><th>connected</th><th>games today</th></tr>'
+            f'{rows}</table></main>')
+    return _document(name, body)
 
 
 def standings_table(standings: Sequence[Standing], connected: frozenset[str]) -> str:
@@ -140,12 +140,16 @@ def standings_table(standings: Sequence[Standing], connected: frozenset[str]) ->
 
 
 def alltime_table(alltime: AllTimeTable | None) -> str:
-    """The all-time Bradley-Terry table, or a note saying why there is none yet."""
+    """The all-time Bradley-Terry table, or a note saying why there is none yet. The table is
+    of its last fit, which may be older than the pool's latest games: each note says when."""
     if alltime is None:
         return '<p class="note">not computed yet</p>'
+    when = f"when last computed ({moment_text(alltime.computed)} UTC; again as games finish)"
+    if not alltime.games:
+        return f'<p class="note">no game had finished {when}</p>'
     if not alltime.ratings:
-        return (f'<p class="note">{alltime.games} games, which do not connect every account '
-                f'yet: no common scale</p>')
+        return (f'<p class="note">the {alltime.games} games finished {when} do not connect '
+                f'every account yet: no common scale</p>')
     basis = f"anchored at {alltime.anchor}" if alltime.anchor else "mean 0"
     if alltime.virtual_draws:
         basis += f", {alltime.virtual_draws} virtual draw per pairing"
@@ -212,11 +216,25 @@ def rating_chart(history: Sequence[RatingPoint]) -> str:
                       title="rating after each rated game, with its 95 % interval")
 
 
+def rating_now(history: Sequence[RatingPoint]) -> str:
+    """The rating after the last rated game, as the standings show it, and the count of them."""
+    if not history:
+        return ""
+    last = history[-1]
+    return (f'<p class="meta">rating {last.rating:.0f} ± {last.deviation:.0f} after '
+            f'{len(history)} rated game{"s" if len(history) > 1 else ""}</p>')
+
+
 def opponents_table(opponents: Sequence[OpponentRecord]) -> str:
-    rows = [[record.opponent, str(record.games), str(record.wins), str(record.draws),
-             str(record.losses)] for record in opponents]
-    return table(["opponent", "games", "wins", "draws", "losses"], rows) if rows else \
-        '<p class="note">no finished game</p>'
+    """Results against each opponent, each a link to the opponent's page."""
+    if not opponents:
+        return '<p class="note">no finished game</p>'
+    rows = "".join(
+        f"<tr><td class=\"name\">{_link(account_href(record.opponent), record.opponent)}</td>"
+        f"<td>{record.games}</td><td>{record.wins}</td><td>{record.draws}</td>"
+        f"<td>{record.losses}</td></tr>" for record in opponents)
+    return ('<table class="opponents"><tr><th class="name">opponent</th><th>games</th>'
+            '<th>wins</th><th>draws</th><th>losses</th></tr>' + rows + "</table>")
 
 
 def engines_table(engines: Sequence[EngineSeen]) -> str:
@@ -228,11 +246,12 @@ def engines_table(engines: Sequence[EngineSeen]) -> str:
 
 def account_page(account: Account, pools: Sequence[AccountInPool], recent: Sequence[Game],
                  engines: Sequence[EngineSeen]) -> str:
-    """An account's page: per pool its rating over time and results against each opponent;
-    then its recent games and the engines (name and version answers) it played with."""
+    """An account's page: per pool its rating now and over time, and results against each
+    opponent; then its recent games and the engines (name and version answers) it played
+    with."""
     sections = "".join(
         f"<section class=\"pool\"><h2>{_link(pool_href(part.pool.name), part.pool.name)} "
-        f"({escape(part.pool.game)})</h2>{rating_chart(part.history)}"
+        f"({escape(part.pool.game)})</h2>{rating_now(part.history)}{rating_chart(part.history)}"
         f"<h3>Results against each opponent</h3>{opponents_table(part.opponents)}</section>"
         for part in pools)
     state = " · disabled" if account.disabled else ""

@@ -18,7 +18,8 @@ from .evaluation import evaluation_chart, ply_texts
 
 
 class LiveGame:
-    """One game in progress: its players, its position by the rules, the moves and clocks."""
+    """One game in progress: its number as the pages show it, its players, its position by
+    the rules, the moves and clocks."""
 
     def __init__(self, game_no: int, black: str, white: str, game: Game,
                  clocks: tuple[float | None, float | None]) -> None:
@@ -78,9 +79,12 @@ class LiveGames:
         self._games: dict[int, LiveGame] = {}
         self.running = False
 
-    def start(self, game: LiveGame) -> None:
+    def start(self, game: LiveGame, key: int | None = None) -> None:
+        """Follow ``game``, known to :meth:`move`, :meth:`analyse` and :meth:`finish` by
+        ``key``, the runner's number of the game, when that is not the number it shows (the
+        ladder shows its database's)."""
         with self._lock:
-            self._games[game.game_no] = game
+            self._games[game.game_no if key is None else key] = game
 
     def move(self, game_no: int, move: str, clocks: tuple[float, float]) -> None:
         with self._lock:

@@ -99,10 +99,13 @@ class ReportWriter(RunObserver):
 
 class LiveView(RunObserver):
     """Tells :class:`LiveGames` which games are in progress, every move they make and what
-    the engines said of their moves."""
+    the engines said of their moves; ``number`` gives the number a started game shows (by
+    default the runner's)."""
 
-    def __init__(self, live: LiveGames) -> None:
+    def __init__(self, live: LiveGames,
+                 number: Callable[[ScheduledGame], int] | None = None) -> None:
         self.live = live
+        self.number = number or (lambda game: game.game_no)
 
     def run_started(self, run: Run) -> None:
         self.run = run
@@ -114,7 +117,8 @@ class LiveView(RunObserver):
         _, played = setup.start(game.opening, random.Random(game.seed))
         specs = (self.run.engines[game.black], self.run.engines[game.white])
         clocks = tuple(spec.control.time for spec in specs)
-        self.live.start(LiveGame(game.game_no, specs[0].name, specs[1].name, played, clocks))
+        self.live.start(LiveGame(self.number(game), specs[0].name, specs[1].name, played,
+                                 clocks), key=game.game_no)
 
     def move_played(self, game_no: int, ply: int, move: str,
                     clocks: tuple[float, float]) -> None:

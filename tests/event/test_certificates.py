@@ -49,9 +49,9 @@ def test_a_certificate_this_machine_does_not_trust_says_to_add_ca(tmp_path, proc
     processes += [server, client]
     port = url.rsplit(":", 1)[1].strip("/")
     line = refused_at_once(client)
-    assert line.startswith(f"olympiad-referee: error: the event's certificate (127.0.0.1:{port}) "
+    assert line.startswith(f"olympiad-referee: error: the server's certificate (127.0.0.1:{port}) "
                            f"is not trusted by this machine ("), line
-    assert line.endswith("): ask the organiser for the event's cert.pem and add --ca cert.pem")
+    assert line.endswith("): ask the organiser for the server's cert.pem and add --ca cert.pem")
 
 
 def test_an_expired_certificate_says_when_and_to_tell_the_organiser(tmp_path, processes):
@@ -70,7 +70,7 @@ def test_a_certificate_for_another_name_says_which_to_connect_to(tmp_path, proce
     processes += [server, client]
     port = url.rsplit(":", 1)[1].strip("/")
     line = refused_at_once(client)
-    assert ("the event's certificate is for events.example.org, not 127.0.0.1: connect to "
+    assert ("the server's certificate is for events.example.org, not 127.0.0.1: connect to "
             f"wss://events.example.org:{port}/") in line, line
 
 

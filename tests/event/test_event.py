@@ -102,8 +102,8 @@ def test_a_refused_connection_is_tried_again_with_growing_delays_saying_so(proce
     client = referee("connect", f"ws://127.0.0.1:{port}/", "--token", token_of("Alpha"),
                      "--engine", "e")
     processes.append(client)
-    refused = re.compile(rf"^\S+ 127\.0\.0\.1:{port} refused the connection \(the event's "
-                         rf"server is not running there, or not yet\); connecting again in "
+    refused = re.compile(rf"^\S+ 127\.0\.0\.1:{port} refused the connection \(the server "
+                         rf"is not running there, or not yet\); connecting again in "
                          rf"([0-9.]+) s$")
 
     def two_delays() -> list[float]:

@@ -97,6 +97,8 @@ def test_a_token_is_recognised_in_constant_time_by_its_digest():
     ({"boardsize": "big"}, "boardsize: 'big' is not N or COLSxROWS"),
     ({"anchor": {"name": "Nobody", "elo": 1}}, "anchor 'Nobody' is not a participant"),
     ({"pairs": True, "games": 3}, r"games must be even with pairs = true \(a pair is two"),
+    ({"tme": 5}, r"unused key 'tme' in \S+event.toml \(the keys read there: anchor, boardsize"),
+    ({"anchor": {"name": "Alpha", "rating": 1}}, r"unused key 'rating' in \S+ \[anchor\]"),
 ])
 def test_a_bad_event_file_is_one_line_naming_the_key(tmp_path, change, message):
     path = write_event(tmp_path, **change)

@@ -31,6 +31,7 @@ DAY = datetime.date(2026, 3, 1)
 NOON = datetime.datetime(2026, 3, 1, 12, 0, tzinfo=datetime.timezone.utc)
 HOSTILE = "<script>x</script>"  # an engine's name answer
 NAMES = ("alpha", "beta", "gamma", "_under", "delta")
+NAME = "The <Test> Ladder"  # the ladder's name, as a service file gives it
 
 
 @dataclass
@@ -108,15 +109,15 @@ def ladder(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def pages(ladder):
-    """The pages of the ladder on 127.0.0.1, ``alpha`` connected to ``bt``, ``alpha``
-    anchoring ``bt`` at 2000, the all-time tables fitted once before any request."""
+    """The pages of the ladder :data:`NAME` on 127.0.0.1, ``alpha`` connected to ``bt``,
+    ``alpha`` anchoring ``bt`` at 2000, the all-time tables fitted once before any request."""
     alpha = ladder.accounts["alpha"].id
     anchors = {ladder.pools["bt"].id: (alpha, 2000.0)}
     ratings = AllTimeRatings(ladder.records, anchors, look=0.05)
     for pool in ladder.pools.values():
         ratings.refresh(pool.id)
     server = LadderPages(ladder.records, presence=lambda pool: frozenset(
-        {alpha} if pool == ladder.pools["bt"].id else ()), port=0, ratings=ratings)
+        {alpha} if pool == ladder.pools["bt"].id else ()), port=0, ratings=ratings, name=NAME)
     yield server
     server.stop()
 

@@ -18,6 +18,7 @@ from referee.stats.alltime import fit_pool
 from referee.host.ladder_pages import LadderPages
 from referee.records.database import LadderDatabase, PairResult
 from referee.records.sgf import read_collection
+from referee.report.ladder_html import alltime_table
 from referee.report.live import LiveGame, LiveGames
 
 from .conftest import DAY, HOSTILE, NOON, Ladder, get, get_json, write_game
@@ -50,6 +51,7 @@ def test_the_pools_with_who_is_connected_and_todays_games(ladder, pages):
     status, page, headers = get(pages.url + "/")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert 'href="/pool/bt"' in page and 'href="/pool/bt-small"' in page and "6x6" in page
+    assert "<h1>The &lt;Test&gt; Ladder</h1>" in page  # the service file's name, escaped
 
 
 def test_standings_and_all_time_ratings_of_a_pool(ladder, pages):
@@ -100,6 +102,12 @@ def test_an_account_page_results_per_opponent_and_engines(ladder, pages):
     assert {engine["name"] for engine in answer["engines"]} == {HOSTILE, "beta-bot"}
     status, page, _ = get(pages.url + "/account/beta")
     assert status == 200 and page.count("<polyline") == 1  # the rating chart
+    last = part["ratings"][-1]  # the rating now, as the pool's standings give it
+    assert (f"rating {last['rating']:.0f} ± {last['deviation']:.0f} after "
+            f"{len(part['ratings'])} rated games") in page
+    opponents = page[page.index('<table class="opponents">'):]
+    assert all(f'href="/account/{record["opponent"]}"' in opponents[:opponents.index("</table>")]
+               for record in part["opponents"])
     assert "&lt;script&gt;x&lt;/script&gt;" in page and HOSTILE not in page
     assert get(pages.url + "/account/_under")[0] == 200
 
@@ -150,6 +158,11 @@ def test_unknown_names_and_odd_paths_are_404(pages, path):
     status, body, _ = get(pages.url + path)
     assert status == 404, body
     assert "<script>" not in body and "<" not in body
+
+
+def test_a_missing_page_says_what_is_missing(pages):
+    """The JSON of a 404 is the reason alone (it read ``refused no pool called nothing``)."""
+    assert get(pages.url + "/api/pool/nothing")[1] == '{"error": "no pool called nothing"}'
 
 
 def test_hostile_queries_are_refused_with_one_escaped_line(pages):
@@ -238,6 +251,16 @@ def wait_for(condition, seconds: float = 10.0):
         assert time.monotonic() < deadline, "not in time"
         time.sleep(0.02)
     return value
+
+
+def test_the_all_time_note_says_when_it_was_computed():
+    """A table fitted before the pool's latest games says so, rather than seem to count them."""
+    assert alltime_table(fit_pool([], computed=NOON)) == (
+        '<p class="note">no game had finished when last computed (2026-03-01 12:00 UTC; again '
+        'as games finish)</p>')
+    apart = [PairResult(1, "one", 2, "two", 1, 0, 0), PairResult(3, "three", 4, "four", 0, 0, 2)]
+    assert "the 3 games finished when last computed (2026-03-01 12:00 UTC; " in \
+        alltime_table(fit_pool(apart, computed=NOON))
 
 
 def test_fit_pool_of_a_worked_example():

@@ -92,7 +92,8 @@ def test_the_operator_disables_accounts_and_closes_registration_while_it_runs(
         service_file.write_text(service_file.read_text().replace(
             'name = "Test ladder"', 'name = "Test ladder"\nregistration = "invitation"'))
         service.reload()
-        assert lines[-1] == "registration is invitation"
+        assert lines[-1] == ("registration is by invitation: a new account needs one (ladder "
+                             "admin ... invite)")
         assert hello(service.url, pool="clobber", name="Newcomer", password="pw") == {
             "type": "refused",
             "reason": "registration is closed: a new account needs an invitation"}
@@ -158,6 +159,25 @@ def test_a_full_disk_stops_the_service_in_one_line_and_keeps_every_finished_game
             assert records.abort_unfinished() == statuses["playing"]
             assert records.games_in_progress() == ()
     assert set(statuses) <= {"finished", "aborted", "playing"}
+
+
+def test_the_games_in_progress_show_their_database_numbers(tmp_path, processes):
+    """A pool's runner numbers its games from 1 at each start, apart from the other pools;
+    the games in progress show the number of their page (``/game/ID``), the database's."""
+    settings = read_ladder(write_ladder(tmp_path))
+    with LadderService(settings, lambda line: None) as service:
+        players = {"clobber": ("Ada", "Bo"), "domineering": ("Cy", "Di")}
+        processes += [join(service.url, pool, name, SLOW_ENGINE)
+                      for pool, names in players.items() for name in names]
+        live = [service.pools[pool].live for pool in players]
+        pools = [service.pools[pool].pool.id for pool in players]
+
+        def numbers_agree() -> bool:  # once both pools finished a game, none begins at 1
+            shown = sorted(state["game_no"] for games in live for state in games.snapshot())
+            playing = [game.id for game in service.records.games_in_progress()]
+            return all(service.records.finished_games(pool) for pool in pools) and \
+                len(playing) == 2 and shown == playing
+        wait_until(numbers_agree, 30, every=0.02)
 
 
 def test_a_renewed_certificate_is_offered_without_a_restart(tmp_path):

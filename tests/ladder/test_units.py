@@ -50,6 +50,12 @@ def test_a_pool_s_book_is_found_beside_the_service_file(tmp_path):
     ({"loa": {"game": "loa", "openings": "book.txt", "opening-plies": -1}}, (), {},
      "pool loa: opening-plies must be at least 0, not -1"),
     ({"loa": {"game": "loa", "openings": 3}}, (), {}, "pool loa: openings must be text"),
+    ({"loa": {"game": "loa", "tme": 10}}, (), {},  # a typo, that left the default clock
+     "unused key 'tme' in pool 1 (the keys read there: boardsize, byoyomi, game, increment, "),
+    ({"loa": {"game": "loa", "move-time": 5, "time": 10}}, (), {}, "unused key 'time' in pool 1"),
+    ({"loa": {"game": "loa"}}, ({"pool": "loa", "name": "house", "engine": "e", "elo": 9},), {},
+     "unused key 'elo' in anchor 1 (the keys read there: engine, name, pool, rating)"),
+    ({"loa": {"game": "loa"}}, (), {"regisration": "invitation"}, "unused key 'regisration' in "),
 ])
 def test_a_mistake_in_a_service_file_is_one_line_naming_it(tmp_path, pools, anchors, settings,
                                                           message):

@@ -184,5 +184,6 @@ def test_a_backup_while_games_are_written_is_a_whole_database(service, writer, t
 def test_a_backup_that_cannot_be_written_fails_with_status_1(service, records, tmp_path):
     done = admin(service, "backup", str(tmp_path / "no-such-folder" / "copy.db"))
     assert done.returncode == 1 and done.stderr.count("\n") == 1, done
-    assert done.stderr.startswith(f"olympiad-referee: error: cannot back up the ladder database "
-                                  f"to {tmp_path / 'no-such-folder' / 'copy.db'}: ")
+    assert done.stderr == (f"olympiad-referee: error: cannot back up the ladder database to "
+                           f"{tmp_path / 'no-such-folder' / 'copy.db'}: no folder "
+                           f"{tmp_path / 'no-such-folder'}\n")

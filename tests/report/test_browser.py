@@ -219,12 +219,23 @@ def test_the_live_view_shows_the_last_analysis_and_the_graph(browser, breakthrou
         live.move(7, "a2-a3", (19.0, 20.0))
         live.analyse(7, 1, Analysis(score=0.25, depth=3, pv=("a2-a3", "h7-h6")))
         live.move(7, "h7-h6", (19.0, 19.0))
-        live.analyse(7, 2, Analysis(score=-0.5, pv=("h7-h6",)))
+        live.analyse(7, 2, Analysis(score=-0.5, depth=12, nodes=123456789, seconds=1.5,
+                                    pv=("h7-h6", "a3-a4") * 6))
         browser.wait_for(f"{card}.dataset.ply === '2'")
         text = browser.wait_for(f"{card}.querySelector('.analysis').textContent")
-        assert text == "black's engine: score -0.50 · pv h7-h6"
+        assert text.startswith("black's engine: score -0.50 · depth 12 · ")
         assert browser.evaluate(f"{card}.querySelectorAll('svg.evaluation polyline').length") \
             == 2
+        # The card keeps the board's width (a long line wraps) and the small chart's title fits
+        # in it, its legend not over the title.
+        assert browser.evaluate(f"{card}.querySelector('.analysis').offsetWidth") <= 280
+        title = f"{card}.querySelector('svg.evaluation text.title').getBBox()"
+        assert browser.evaluate(f"{title}.x + {title}.width") <= 280
+        overlaps = """[...CARD.querySelectorAll('svg.evaluation text:not(.title)')].some(text => {
+            const a = text.getBBox(), b = CARD.querySelector('svg.evaluation text.title').getBBox();
+            return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height
+                && b.y < a.y + a.height; })"""
+        assert browser.evaluate(overlaps.replace("CARD", card)) is False
     finally:
         browser.open("about:blank")  # no more polling of a server that is gone
         server.stop()
