@@ -1,11 +1,12 @@
 """The participant's side: ``olympiad-referee connect URL --token T --engine CMD`` at an event,
 ``olympiad-referee connect URL --pool P --name N --engine CMD`` at the ladder.
 
-The client starts the engine on the participant's machine (as the referee starts engines:
-under a pseudo-terminal, below a keeper that ends whatever it starts; :mod:`referee.play`),
-logs in (with the token, or the pool, name and password) and relays: each ``command`` line goes to the engine and its answer goes
-back as the engine wrote it, with the seconds the engine took (the server's lag allowance is
-computed from it). The client knows no game: it checks nothing and decides nothing.
+The client starts the engine on the participant's machine (as the referee starts engines: under
+a pseudo-terminal, below a keeper that ends whatever it starts; :mod:`referee.play`), logs in
+(with the token, or the pool, name and password) and relays: each ``command`` line goes to the
+engine and its answer goes back as the engine wrote it, with the seconds the engine took (the
+server's lag allowance is computed from it). The client knows no game: it checks nothing and
+decides nothing.
 
 A refused or dropped connection is tried again, with backoff (from :data:`FIRST_BACKOFF`
 doubling to :data:`MOST_BACKOFF` seconds, with jitter, so that the clients of a restarted server

@@ -1,20 +1,19 @@
 """The event file (``EVENT.toml``): everything an event is, read into :class:`EventSettings`.
 
 Top-level keys: ``name``, ``game``, ``options`` (a table), ``boardsize``, ``format``
-(``round-robin``, ``double-round-robin``, ``gauntlet``, ``ladder``), ``games`` (per pairing;
-in a ladder the most games in all, 0 for no limit), ``gauntlet`` (its first N participants),
+(``round-robin``, ``double-round-robin``, ``gauntlet``, ``ladder``), ``games`` (per pairing; in
+a ladder the most games in all, 0 for no limit), ``gauntlet`` (its first N participants),
 ``pairs``, the clock (``time``, ``increment``, ``byoyomi``, ``stones``, ``move-time``,
 ``time-margin``), ``max-moves``, ``seed``, ``out`` (the run folder), ``grace`` (seconds a
 dropped participant has to come back during a game, default 60), ``no-show`` (seconds a
 participant may stay away before its games are forfeited, default 600, as the ICGA's online
-rules), ``concurrency`` (most games at once; 0: as many as the participants allow),
-``anchor`` (``{ name = "...", elo = 1500 }``).
-Tables: ``[listen]`` (``host``, ``port``, ``certificate``, ``key``, ``plain``),
-``[spectators]`` (``host``, ``port``; port 0: no page), ``[lag]`` (:mod:`.lag`: ``start``,
-``gain``, ``cap``, ``per-answer``), ``[limits]`` (:mod:`.door`: ``pending``,
-``pending-per-address``, ``failures``, ``window``, ``ban``, and ``hello``: the seconds a
-connection has for its handshake and then its ``hello``) and one ``[[participant]]`` per participant (``name``, and
-``token-sha256`` or ``token``).
+rules), ``concurrency`` (most games at once; 0: as many as the participants allow), ``anchor``
+(``{ name = "...", elo = 1500 }``). Tables: ``[listen]`` (``host``, ``port``, ``certificate``,
+``key``, ``plain``), ``[spectators]`` (``host``, ``port``; port 0: no page), ``[lag]``
+(:mod:`.lag`: ``start``, ``gain``, ``cap``, ``per-answer``), ``[limits]`` (:mod:`.door`:
+``pending``, ``pending-per-address``, ``failures``, ``window``, ``ban``, and ``hello``: the
+seconds a connection has for its handshake and then its ``hello``) and one ``[[participant]]``
+per participant (``name``, and ``token-sha256`` or ``token``).
 
 Paths are relative to the event file's folder. Every mistake is an :class:`EventFileError`
 of one line naming the key.

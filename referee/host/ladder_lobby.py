@@ -1,17 +1,17 @@
 """Who may sit in the ladder's pools: the ladder's :class:`~.gatekeeper.Gatekeeper`.
 
 A client's ``hello`` names the pool it joins, its account's name and password (and an
-invitation when registration is closed), or in place of the password a resume ticket the
-ladder gave it at an earlier login. The account's rules (:mod:`.accounts`: a first login makes
-the account, later logins need its password or a good ticket) decide the login; the pool then
-gives the account's channel, made when the account first joins it. A ``hello`` with a
-``ticket`` field (``""`` from a client that holds none yet) is answered with a new ticket in
-the welcome, and is sent a new one every :data:`~.tickets.TICKET_RENEWAL` seconds while it
-stays (of the same login: a change to the account since ends them too); a ticket that does not let its holder in is refused with ``retry = "password"``,
-and the client logs in again with its password. A hello without the field is a password login
-as before tickets. One account may sit in several pools at once, with one connection each; a
-second connection to the same pool replaces the first, as at an event. House anchors' accounts
-are the server's own: nobody logs in as one.
+invitation when registration is closed), or in place of the password a resume ticket the ladder
+gave it at an earlier login. The account's rules (:mod:`.accounts`: a first login makes the
+account, later logins need its password or a good ticket) decide the login; the pool then gives
+the account's channel, made when the account first joins it. A ``hello`` with a ``ticket``
+field (``""`` from a client that holds none yet) is answered with a new ticket in the welcome,
+and is sent a new one every :data:`~.tickets.TICKET_RENEWAL` seconds while it stays (of the
+same login: a change to the account since ends them too); a ticket that does not let its holder
+in is refused with ``retry = "password"``, and the client logs in again with its password. A
+hello without the field is a password login as before tickets. One account may sit in several
+pools at once, with one connection each; a second connection to the same pool replaces the
+first, as at an event. House anchors' accounts are the server's own: nobody logs in as one.
 """
 
 from __future__ import annotations

@@ -44,8 +44,8 @@ from ..records.game_sgf import sgf_text
 from ..records.results import FinishedGame
 from ..run.observer import Run, RunObserver
 from ..stats.summary import Summary
-from .http_gate import (Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, flag, number,
-                   plain_text, token)
+from .http_gate import (Field, Gate, GatedHandler, GatedServer, Limits, Request, Route, flag,
+                        number, plain_text, token)
 from .summed_log import LOG_INTERVAL
 
 LOOPBACK = "127.0.0.1"

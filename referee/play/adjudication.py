@@ -22,11 +22,11 @@ what it proved from ply to ply) while the engine to move thinks, up to the time 
 search stops when the answer comes (unless ``exact_wait``: then the referee waits for the rest
 of the budget); after searches that proved nothing, the next ones are spaced out
 (:data:`MOST_SKIPPED`), and an engine that answered its last move at once gets no exhaustive
-search (:func:`~.exact.least_search_time`). A proof found meanwhile ends the game after ply ``k`` all the same: the
-answer is not played. A position out of the solver's reach (the game's solver says so at once:
-too many open stones or squares) is not searched at all. The game's thread never waits for the
-search (it only looks whether its verdict has come), and :meth:`Adjudicator.close` stops it
-with the game.
+search (:func:`~.exact.least_search_time`). A proof found meanwhile ends the game after ply
+``k`` all the same: the answer is not played. A position out of the solver's reach (the game's
+solver says so at once: too many open stones or squares) is not searched at all. The game's
+thread never waits for the search (it only looks whether its verdict has come), and
+:meth:`Adjudicator.close` stops it with the game.
 
 A move without a score (no analysis, a malformed one, an opening move) breaks every run of
 scores. Scores are the movers' own (``score`` of ``genmove_analyze``; ``proven win`` without a

@@ -1,11 +1,12 @@
-"""A person's seat (``referee/play/human.py``) and its page's server (``referee/host/play_page.py``),
-over real HTTP on 127.0.0.1, with the referee's own game loop and an in-process random engine
-on the other side (no browser: ``tests/report/test_play.py`` clicks through real games).
+"""A person's seat (``referee/play/human.py``) and its page's server
+(``referee/host/play_page.py``), over real HTTP on 127.0.0.1, with the referee's own game loop
+and an in-process random engine on the other side (no browser: ``tests/report/test_play.py``
+clicks through real games).
 
 What the page sends that the referee must not take is refused, logged and never applied: a
 forged or illegal move, a move for a stale ply or out of turn, a tab that no longer holds the
-seat, a request for another host or from another site, a body that is not JSON. A takeback goes through ``undo``
-on both sides, and the record holds the game as it was finally played.
+seat, a request for another host or from another site, a body that is not JSON. A takeback goes
+through ``undo`` on both sides, and the record holds the game as it was finally played.
 """
 
 from __future__ import annotations

@@ -67,8 +67,9 @@ def writer(accounts, records, service):
 
 def admin(service, *words: str) -> subprocess.CompletedProcess:
     """``olympiad-referee ladder admin SERVICE WORDS...``, run to its end."""
-    return subprocess.run([sys.executable, "-m", "referee", "ladder", "admin", str(service), *words],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "referee", "ladder", "admin", str(service), *words],
+        capture_output=True, text=True, timeout=60)
 
 
 def refusal(accounts, *login) -> str:
