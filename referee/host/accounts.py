@@ -244,7 +244,9 @@ class Accounts:
         if problem:
             raise LoginRefused(problem)
         if not self.registration_open and invitation is None:
-            raise LoginRefused("registration is closed: a new account needs an invitation")
+            raise LoginRefused("registration is closed: a new account needs an invitation from "
+                               "the operator (connect --invitation TOKEN, or "
+                               "OLYMPIAD_INVITATION)")
         try:
             return self.records.add_account(
                 name, name_key(name), hash_password(password, self.cost),

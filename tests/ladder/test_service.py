@@ -96,7 +96,8 @@ def test_the_operator_disables_accounts_and_closes_registration_while_it_runs(
                              "admin ... invite)")
         assert hello(service.url, pool="clobber", name="Newcomer", password="pw") == {
             "type": "refused",
-            "reason": "registration is closed: a new account needs an invitation"}
+            "reason": "registration is closed: a new account needs an invitation from the "
+                      "operator (connect --invitation TOKEN, or OLYMPIAD_INVITATION)"}
         invitation = service.accounts.invite()
         assert hello(service.url, pool="clobber", name="Newcomer", password="pw",
                      invitation=invitation)["type"] == "welcome"

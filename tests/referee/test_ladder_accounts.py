@@ -75,8 +75,9 @@ def test_different_names_have_different_keys():
 
 def test_closed_registration_needs_an_unused_invitation(records):
     closed = Accounts(records, registration_open=False, cost=CHEAP)
-    assert refusal(closed, "fuego", "pw") == \
-        "registration is closed: a new account needs an invitation"
+    assert refusal(closed, "fuego", "pw") == (
+        "registration is closed: a new account needs an invitation from the operator "
+        "(connect --invitation TOKEN, or OLYMPIAD_INVITATION)")
     assert refusal(closed, "fuego", "pw", "made-up") == "unknown or used invitation"
     token = closed.invite()
     assert closed.login("fuego", "pw", token).name == "fuego"

@@ -132,8 +132,9 @@ def test_invitations_let_new_accounts_in_once_each_when_registration_is_closed(
     tokens = done.stdout.split()
     assert done.returncode == 0 and len(tokens) == 2 and len(set(tokens)) == 2
     closed = Accounts(records, registration_open=False, cost=CHEAP)
-    assert refusal(closed, "Newcomer", "pw") == \
-        "registration is closed: a new account needs an invitation"
+    assert refusal(closed, "Newcomer", "pw") == (
+        "registration is closed: a new account needs an invitation from the operator "
+        "(connect --invitation TOKEN, or OLYMPIAD_INVITATION)")
     assert closed.login("Newcomer", "pw", tokens[0]).name == "Newcomer"
     assert refusal(closed, "Another", "pw", tokens[0]) == "unknown or used invitation"
     assert closed.login("Another", "pw", tokens[1]).name == "Another"
