@@ -301,7 +301,7 @@ def _handler(reader: LadderReader, name: str, started: float,
             return html.pool_page(pool, reader.records.standings(pool.id),
                                   reader.connected(pool), reader.ratings.table(pool.id),
                                   reader.records.recent_games(RECENT, pool=pool.id),
-                                  now().date(), f"/api/live?pool={pool.name}")
+                                  f"/api/live?pool={pool.name}")
 
         def _pool_json(self, pool: Pool) -> dict[str, Any]:
             connected = reader.connected(pool)

@@ -181,10 +181,20 @@ def games_table(games: Sequence[Game]) -> str:
             '<th>finished (UTC)</th></tr>' + "".join(rows) + "</table>")
 
 
+def _archive_line(pool: Pool, recent: Sequence[Game]) -> str:
+    """The link to the SGF archive of the latest day in ``recent`` with a finished game."""
+    days = [game.ending.finished.date() for game in recent if game.ending is not None]
+    if not days:
+        return ""
+    day = max(days)
+    return (f"<p>{_link(pool_href(pool.name, day), f'the games of {day.isoformat()} as SGF')} "
+            f"(UTC day; others at {escape(pool_href(pool.name))}/YYYY-MM-DD.sgf)</p>")
+
+
 def pool_page(pool: Pool, standings: Sequence[Standing], connected: frozenset[str],
-              alltime: AllTimeTable | None, recent: Sequence[Game], today: datetime.date,
-              live: str) -> str:
-    """A pool's page; ``live`` is the JSON address of its games in progress."""
+              alltime: AllTimeTable | None, recent: Sequence[Game], live: str) -> str:
+    """A pool's page; ``live`` is the JSON address of its games in progress. The SGF archive
+    linked is that of the latest UTC day with a finished game (none before the first)."""
     facts = (f"{pool.game} · board {board_text(pool)} · time {pool.time_control} · "
              f"{len(connected)} connected now")
     body = (f"<header><h1>{escape(pool.name)}</h1><p class=\"meta\">{escape(facts)}</p>"
@@ -193,8 +203,7 @@ def pool_page(pool: Pool, standings: Sequence[Standing], connected: frozenset[st
             f"</section><section id=\"alltime\"><h2>All-time ratings</h2>"
             f"{alltime_table(alltime)}</section>{_live_section()}"
             f"<section id=\"recent\"><h2>Recent games</h2>{games_table(recent)}"
-            f"<p>{_link(pool_href(pool.name, today), 'today’s games as SGF')} (UTC day; "
-            f"others at {escape(pool_href(pool.name))}/YYYY-MM-DD.sgf)</p></section></main>")
+            f"{_archive_line(pool, recent)}</section></main>")
     return _document(f"{pool.name} – ladder", body, live=live)
 
 
