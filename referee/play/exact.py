@@ -84,10 +84,6 @@ def exhaustive(position: Position, stop: Callable[[], bool], plies_left: int | N
     results proven earlier, with the plies left to the move limit, added to), except in games
     whose rules look at the history (repetition), where a position's result depends on how it
     was reached. For small endgames of any game; games with their own solver do better."""
-    soonest = position.fewest_plies_to_end()
-    if (soonest > EXHAUSTIVE_REACH and (plies_left is None or soonest <= plies_left)
-            and position.settled() is None):
-        return None  # out of reach (a position the move limit draws, or settled, is not)
     search = _Exhaustive(stop, plies_left, position, table)
     for horizon in range(1, search.limit + 1):
         search.horizon = horizon
@@ -95,6 +91,8 @@ def exhaustive(position: Position, stop: Callable[[], bool], plies_left: int | N
         found = search.value(position, 0)
         if found is not None or not search.cut:
             return found
+        if horizon >= EXHAUSTIVE_REACH and not search.nodes:
+            return None  # even this pass cut the position itself: out of reach
     return None
 
 

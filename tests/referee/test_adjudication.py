@@ -230,6 +230,18 @@ def test_a_position_out_of_the_solvers_reach_costs_no_search(name, solver):
     assert solver.nodes == nodes and judge.solver is None
 
 
+def test_a_race_that_cannot_end_within_the_exhaustive_reach_costs_no_search(monkeypatch):
+    # The start of Breakthrough 8x8 cannot end within 11 plies, beyond the exhaustive search's
+    # reach: no search is started; the start of 5x5 can end in 5, and is searched.
+    monkeypatch.setattr(adjudication, "Proof", lambda adjudicator, position, ply: ply)
+    for size, searched in (((8, 8), False), ((5, 5), True)):
+        judge = Adjudicator(Adjudication(exact="all", exact_time=60), move_limit=1000)
+        position = find_game("breakthrough")(size=size).initial_position()
+        assert judge.judge(position, 0, []) is None
+        assert (judge.start_proof() is not None) == searched
+        judge.close()
+
+
 def test_what_the_solver_proved_is_kept_for_the_next_plies():
     # Breakthrough 5x5 with a limit of 5 plies: proving the start (a draw) proves every
     # position after one move too; the same worker's searcher knows them at once, a fresh one
