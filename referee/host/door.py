@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .summed_log import LOG_INTERVAL, SummedLog, address_key
+from .summed_log import Room, SummedLog, address_key
 
 # The most addresses whose wrong tokens, and apart whose bans, the door remembers at once: as
 # many as the /64s of one /48 (a site's IPv6 block). Each costs a few hundred bytes.
@@ -74,7 +74,6 @@ class Door:
         self.policy = policy
         self.log = log
         self.clock = clock
-        self.most = most
         self.waiting = 0
         # Connections waiting by address: no more keys than connections, which the policy caps.
         self._waiting: dict[str, int] = {}
@@ -82,7 +81,8 @@ class Door:
         # and when each ban ends; both ordered oldest first (see :meth:`_remember`).
         self._failures: dict[str, list[float]] = {}
         self._banned: dict[str, float] = {}
-        self._crowded_at: float | None = None
+        self._room = Room(most, log, f"remembering the wrong tokens or bans of over {most} "
+                                     f"addresses at once: the oldest are forgotten")
         self._refusals = SummedLog(log, "refused {count} more connections from {key}: {kind}",
                                    clock=clock)
 
@@ -153,13 +153,7 @@ class Door:
 
     def _remember(self, memory: dict[str, Any], key: str, value: Any, now: float) -> None:
         """Set ``memory[key]`` (absent: the caller took it out) last in its order, first
-        forgetting the oldest keys while ``memory`` holds :attr:`most`, which the log says once
-        an interval."""
-        if len(memory) >= self.most:
-            if self._crowded_at is None or now - self._crowded_at >= LOG_INTERVAL:
-                self._crowded_at = now
-                self.log(f"remembering the wrong tokens or bans of over {self.most} addresses "
-                         f"at once: the oldest are forgotten")
-            while len(memory) >= self.most:
-                del memory[next(iter(memory))]
+        forgetting the oldest keys while ``memory`` holds ``most`` (:class:`~.summed_log.Room`,
+        which the log says once an interval)."""
+        self._room.make(memory, now)
         memory[key] = value

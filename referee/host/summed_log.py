@@ -54,12 +54,12 @@ class SummedLog:
         self.log = log
         self.summary = summary
         self.interval = interval
-        self.most = most
         self.clock = clock
         self._lock = threading.Lock()
         # Oldest written first: an entry is put back at the end whenever its line is written.
         self._counted: dict[tuple[str, str], _Repeats] = {}
-        self._crowded_at: float | None = None
+        self._room = Room(most, log, f"counting the repeats of over {most} lines at once: the "
+                                     f"oldest counts are written early", interval)
 
     def __len__(self) -> int:
         """How many kinds and senders are counted now."""
@@ -77,7 +77,8 @@ class SummedLog:
             self._counted.pop((key, kind), None)
             more = f" (and {repeats.since} more like it)" if repeats and repeats.since else ""
             self.log(line + more)
-            self._make_room(now)
+            # Room made by writing the oldest counts out early.
+            self._room.make(self._counted, now, lambda oldest: self._forget(*oldest))
             self._counted[(key, kind)] = _Repeats(now)
 
     def tidy(self) -> None:
@@ -96,22 +97,41 @@ class SummedLog:
             for key, kind in list(self._counted):
                 self._forget(key, kind)
 
-    def _make_room(self, now: float) -> None:
-        """Forget the oldest counts (written out early) until there is room for one more."""
-        if len(self._counted) < self.most:
-            return
-        if self._crowded_at is None or now - self._crowded_at >= self.interval:
-            self._crowded_at = now
-            self.log(f"counting the repeats of over {self.most} lines at once: the oldest "
-                     f"counts are written early")
-        while len(self._counted) >= self.most:
-            self._forget(*next(iter(self._counted)))
-
     def _forget(self, key: str, kind: str) -> None:
         """Write the sum of ``key``'s repeats of ``kind``, if any, and forget them."""
         repeats = self._counted.pop((key, kind))
         if repeats.since:
             self.log(self.summary.format(count=repeats.since, key=key, kind=kind))
+
+
+class Room:
+    """Keeps a dict (ordered oldest first) to at most ``most`` keys: :meth:`make` forgets the
+    oldest to make room for one more, and ``log`` takes ``line`` when it does, at most once an
+    ``interval``, so that a memory filled by strangers stays bounded and says so quietly."""
+
+    def __init__(self, most: int, log: Callable[[str], None], line: str,
+                 interval: float = LOG_INTERVAL) -> None:
+        self.most = most
+        self.log = log
+        self.line = line
+        self.interval = interval
+        self._said_at: float | None = None
+
+    def make(self, memory: dict, now: float,
+             forget: Callable[[Any], None] | None = None) -> None:
+        """Make room in ``memory`` for one more key, forgetting its oldest with ``forget(key)``
+        (by default, deleting it)."""
+        if len(memory) < self.most:
+            return
+        if self._said_at is None or now - self._said_at >= self.interval:
+            self._said_at = now
+            self.log(self.line)
+        while len(memory) >= self.most:
+            oldest = next(iter(memory))
+            if forget is None:
+                del memory[oldest]
+            else:
+                forget(oldest)
 
 
 def address_key(address: str) -> str:
