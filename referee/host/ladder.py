@@ -181,8 +181,7 @@ class LadderService:
         process on the same file)."""
         while not self._stopping.wait(WATCH_SECONDS):
             try:
-                barred = self.records.barred_accounts()
-                names = self.records.account_names()
+                barred, names = self.records.accounts_now()
             except Exception as error:  # noqa: BLE001 - read again at the next look
                 self.log(f"cannot read the accounts: {type(error).__name__}: {error}")
                 continue

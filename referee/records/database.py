@@ -971,16 +971,15 @@ class LadderDatabase:
                             None if row["last_seen"] is None else _time(row["last_seen"]))
             for row in rows)
 
-    def barred_accounts(self) -> frozenset[int]:
-        """The ids of the accounts that may not play: disabled, or merged into another."""
+    def accounts_now(self) -> tuple[frozenset[int], dict[int, str]]:
+        """The ids of the accounts that may not play (disabled, or merged into another) and
+        every account's name as it is now, by id, in one read (the running service follows
+        the operator's changes with them)."""
         with self._read() as connection:
-            return frozenset(row[0] for row in connection.execute(
-                "SELECT id FROM accounts WHERE disabled OR merged_into IS NOT NULL"))
-
-    def account_names(self) -> dict[int, str]:
-        """Every account's name as it is now, by id (the service follows renames with it)."""
-        with self._read() as connection:
-            return dict(connection.execute("SELECT id, name FROM accounts").fetchall())
+            rows = connection.execute(
+                "SELECT id, name, disabled OR merged_into IS NOT NULL FROM accounts").fetchall()
+        return (frozenset(account for account, _, barred in rows if barred),
+                {account: name for account, name, _ in rows})
 
     # --- the pages' own reads (all-time ratings, presence, the list of pools)
 
